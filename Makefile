@@ -1,0 +1,119 @@
+# Build the kernel, the user programs and the initramfs; boot and test them.
+#
+#   make            kernel (build/kernel), user programs, build/initramfs.cpio
+#   make run        boot the GRUB ISO in QEMU, serial console on this terminal
+#   make test       boot QEMU for every test in tests/cases and compare output
+#   make bench      print speed and memory figures
+#   make oracle     check the expected outputs against Debian's Linux kernel
+#   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
+#
+# CROSS=x86_64-elf- selects a cross toolchain; the default is the host's.
+
+CROSS ?=
+CC := $(CROSS)gcc
+LD := $(CROSS)ld
+NM := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+USER_CC ?= musl-gcc
+QEMU ?= qemu-system-x86_64
+ACCEL ?= tcg
+OVERLAY ?=
+APPEND ?= console=ttyS0
+
+B := build
+
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
+	-mno-sse -mno-sse2 -mno-mmx -mno-80387 -mgeneral-regs-only \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-strict-aliasing \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -Iinclude \
+	-MMD -MP
+KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
+
+KSRC := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c mm/*.S mm/*.c fs/*.S fs/*.c)
+KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
+
+USER_PROGS := $(patsubst userland/%.c,%,$(wildcard userland/*.c))
+USER_BINS := $(addprefix $(B)/userland/,$(USER_PROGS))
+USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
+
+QEMU_FLAGS := -accel $(ACCEL) -m 256M -serial stdio -display none -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+ifeq ($(ACCEL),tcg)
+QEMU_FLAGS += -cpu max,la57=off
+else
+QEMU_FLAGS += -cpu host
+endif
+
+.PHONY: all kernel userland initramfs iso run run-kernel test bench oracle gdb setup clean
+all: kernel userland initramfs
+
+kernel: $(B)/kernel
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+# The kernel is linked twice: the first link gives the addresses of the
+# functions, which become the symbol table (.ksyms) that backtraces print.
+# .ksyms sits after .text and .data, so the second link moves no function.
+$(B)/kernel: $(KOBJ) linker.ld scripts/gen-ksyms.sh
+	@echo "  LD      $@"
+	@$(LD) $(KLDFLAGS) -o $(B)/kernel.pass1 $(KOBJ)
+	@scripts/gen-ksyms.sh $(NM) $(B)/kernel.pass1 > $(B)/ksyms.S
+	@$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $(B)/ksyms.S -o $(B)/ksyms.o
+	@$(LD) $(KLDFLAGS) -o $@ $(KOBJ) $(B)/ksyms.o
+
+userland: $(USER_BINS)
+
+$(B)/userland/%: userland/%.c
+	@mkdir -p $(dir $@)
+	@echo "  USERCC  $<"
+	@$(USER_CC) $(USER_CFLAGS) -o $@ $<
+
+initramfs: $(B)/initramfs.cpio
+$(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh FORCE
+	scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
+
+iso: $(B)/os.iso
+$(B)/os.iso: $(B)/kernel $(B)/initramfs.cpio scripts/mkiso.sh
+	scripts/mkiso.sh $@ $(B)/kernel $(B)/initramfs.cpio "$(APPEND)"
+
+setup:
+	scripts/setup.sh
+
+run: setup
+	$(MAKE) all iso
+	$(QEMU) $(QEMU_FLAGS) -cdrom $(B)/os.iso
+
+# Boot without GRUB: QEMU loads the kernel itself (faster).
+run-kernel: all
+	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(B)/initramfs.cpio -append "$(APPEND)"
+
+test: setup
+	$(MAKE) all
+	tests/run.sh
+
+bench: all
+	tests/bench.sh
+
+oracle: all
+	scripts/oracle.sh
+
+gdb: all
+	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(B)/initramfs.cpio \
+		-append "$(APPEND)" -s -S & \
+	gdb -q $(B)/kernel -ex 'target remote :1234'; kill %1 2>/dev/null || true
+
+clean:
+	rm -rf $(B)
+
+FORCE:
+-include $(KOBJ:.o=.d)

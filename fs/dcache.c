@@ -1,0 +1,201 @@
+/*
+ * dcache.c - dentries: the names of the directory tree.
+ *
+ * A dentry joins a name to an inode and to the directory (parent dentry)
+ * that holds the name. The in-memory filesystem has no other record of its
+ * directories: a directory's entries are its list of child dentries, kept
+ * in the order they were added, each with a readdir position (d_pos) that
+ * never changes while the entry stays, so that a program that removes
+ * entries while it reads the directory (rm -r) sees each remaining entry
+ * exactly once.
+ *
+ * Walking up the parent links gives getcwd its answer (d_path).
+ */
+#include "vfs.h"
+#include <mm.h>
+
+/* A dentry named name[0..len) with one reference and no parent yet. */
+static struct dentry *__d_alloc(const char *name, size_t len)
+{
+	struct dentry *d = kzalloc(sizeof(*d));
+	char *copy = kmalloc(len + 1);
+	if (!d || !copy) {
+		kfree(d);
+		kfree(copy);
+		return NULL;
+	}
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	d->d_name = copy;
+	d->d_namelen = len;
+	d->d_count = 1;
+	d->d_next_pos = DIR_POS_FIRST;
+	return d;
+}
+
+struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len)
+{
+	struct dentry *d = __d_alloc(name, len);
+	if (!d)
+		return NULL;
+	d->d_parent = dget(parent);
+	d->d_sb = parent->d_sb;
+	return d;
+}
+
+struct dentry *d_make_root(struct inode *inode)
+{
+	struct dentry *d = __d_alloc("/", 1);
+	if (!d)
+		return NULL;
+	d->d_parent = d;
+	d->d_inode = inode;
+	d->d_sb = inode->i_sb;
+	return d;
+}
+
+struct dentry *dget(struct dentry *dentry)
+{
+	if (dentry)
+		dentry->d_count++;
+	return dentry;
+}
+
+/* Drop a reference. The last one frees the dentry, which then lets go of
+ * its inode and its parent (iteratively: a deep chain must not recurse). */
+void dput(struct dentry *dentry)
+{
+	while (dentry) {
+		BUG_ON(dentry->d_count <= 0);
+		if (--dentry->d_count > 0)
+			return;
+		struct dentry *parent = dentry->d_parent;
+		iput(dentry->d_inode);
+		kfree(dentry->d_name);
+		kfree(dentry);
+		if (parent == dentry)
+			return;
+		dentry = parent;
+	}
+}
+
+/* Append d to its parent's children with a fresh readdir position. */
+static void link_child(struct dentry *d)
+{
+	struct dentry *p = d->d_parent;
+	d->d_pos = p->d_next_pos++;
+	d->d_prev = p->d_last_child;
+	d->d_next = NULL;
+	if (p->d_last_child)
+		p->d_last_child->d_next = d;
+	else
+		p->d_first_child = d;
+	p->d_last_child = d;
+	p->d_nr_children++;
+	d->d_flags |= DCACHE_LINKED;
+}
+
+static void unlink_child(struct dentry *d)
+{
+	struct dentry *p = d->d_parent;
+	if (d->d_prev)
+		d->d_prev->d_next = d->d_next;
+	else
+		p->d_first_child = d->d_next;
+	if (d->d_next)
+		d->d_next->d_prev = d->d_prev;
+	else
+		p->d_last_child = d->d_prev;
+	d->d_prev = d->d_next = NULL;
+	p->d_nr_children--;
+	d->d_flags &= ~DCACHE_LINKED;
+}
+
+void d_add(struct dentry *dentry, struct inode *inode)
+{
+	dentry->d_inode = inode;
+	link_child(dentry);
+	dget(dentry); /* the directory's reference */
+}
+
+void d_delete(struct dentry *dentry)
+{
+	if (!(dentry->d_flags & DCACHE_LINKED))
+		return;
+	unlink_child(dentry);
+	dput(dentry);
+}
+
+int d_move(struct dentry *dentry, struct dentry *new_parent, const char *name, size_t len)
+{
+	char *copy = kmalloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	unlink_child(dentry);
+	kfree(dentry->d_name);
+	dentry->d_name = copy;
+	dentry->d_namelen = len;
+	if (new_parent != dentry->d_parent) {
+		struct dentry *old = dentry->d_parent;
+		dentry->d_parent = dget(new_parent);
+		dput(old);
+	}
+	link_child(dentry);
+	return 0;
+}
+
+struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len)
+{
+	for (struct dentry *d = dir->d_first_child; d; d = d->d_next)
+		if (d->d_namelen == len && memcmp(d->d_name, name, len) == 0)
+			return dget(d);
+	return NULL;
+}
+
+bool is_subdir(struct dentry *d, struct dentry *anc)
+{
+	for (;;) {
+		if (d == anc)
+			return true;
+		if (d->d_parent == d) {
+			if (!d->d_covers)
+				return false;
+			d = d->d_covers;
+			continue;
+		}
+		d = d->d_parent;
+	}
+}
+
+char *d_path(struct dentry *d, struct dentry *root, char *buf, size_t size)
+{
+	char *p = buf + size;
+	bool unlinked = false;
+
+	if (size < 2)
+		return ERR_PTR(-ENAMETOOLONG);
+	*--p = '\0';
+	while (d != root) {
+		if (d->d_parent == d) {         /* a filesystem root */
+			if (!d->d_covers)
+				break;          /* above the process's root: stop */
+			d = d->d_covers;
+			continue;
+		}
+		if (d_unlinked(d))
+			unlinked = true;
+		if ((size_t)(p - buf) < d->d_namelen + 1)
+			return ERR_PTR(-ENAMETOOLONG);
+		p -= d->d_namelen;
+		memcpy(p, d->d_name, d->d_namelen);
+		*--p = '/';
+		d = d->d_parent;
+	}
+	if (unlinked)
+		return ERR_PTR(-ENOENT);
+	if (*p == '\0')
+		*--p = '/';
+	return p;
+}

@@ -1,0 +1,809 @@
+/*
+ * exec.c - execve: replace the program a process runs.
+ *
+ * The path an exec travels, in the order of this file (and of Linux 6.1's
+ * fs/exec.c, whose function names it keeps):
+ *
+ *   sys_execve / kernel_execve
+ *     getname                  the file name into the kernel
+ *     do_execve
+ *     do_execveat_common       builds a struct linux_binprm:
+ *       alloc_bprm
+ *         bprm_mm_init         a new, empty address space with a stack area
+ *       count                  argc and envc
+ *       bprm_stack_limits      how much the strings may take (E2BIG)
+ *       copy_strings           filename, then envp, then argv, top down,
+ *                              onto the new stack
+ *       bprm_execve
+ *         open_exec            the file: regular, executable, not being written
+ *         exec_binprm          at most 1 + 5 rewrites (#! scripts), then ELOOP
+ *           search_binary_handler
+ *             prepare_binprm   the first BINPRM_BUF_SIZE bytes into bprm->buf
+ *             fmt->load_binary asks each registered format (binfmt_*.c)
+ *               begin_new_exec      ---- THE POINT OF NO RETURN ----
+ *               setup_arg_pages, start_thread
+ *       free_bprm
+ *
+ * The contract of the whole: until a handler calls begin_new_exec, nothing
+ * of the calling process has changed. Its address space, files, signals and
+ * name are as they were, and a failure returns -errno to it. The new
+ * program is built aside, in bprm->mm. begin_new_exec switches the process
+ * to that new address space and drops the old one; from there on there is
+ * nothing to return to, and a failure kills the process with SIGSEGV.
+ *
+ * On success the process's user registers (current->tf) hold the new
+ * program's entry state; sys_execve returns 0, which the dispatcher stores
+ * in rax, so that every general register of the new program starts at 0.
+ *
+ * Every failure path gives back all it took (pages, areas, file
+ * references): an exec that fails, before or after the point of no return,
+ * leaks nothing.
+ *
+ * Where this differs from Linux 6.1 (each is said again where it happens):
+ * no execveat yet, so no /dev/fd/N names; no credentials change (no
+ * set-user-ID); the stack is not randomized and is built in place at
+ * STACK_TOP instead of being moved there; the limit of the strings uses
+ * Linux's default RLIMIT_STACK, as there are no rlimits yet.
+ */
+#include <errno.h>
+#include <fs.h>
+#include <kernel.h>
+#include <linux/binfmts.h>
+#include <mm.h>
+#include <sched.h>
+#include <string.h>
+#include <syscalls.h>
+#include <trap.h>
+#include <uaccess.h>
+#include <vm.h>
+#include <x86.h>
+
+/* ------------------------------------------------------------------------
+ * The registry of executable formats.
+ *
+ * A list asked in order: the first handler that does not answer -ENOEXEC
+ * owns the file. register_binfmt appends (the built-in script and ELF
+ * handlers), insert_binfmt puts a handler in front of all others (Linux's
+ * binfmt_misc, so that it can take over even ELF files).
+ * ------------------------------------------------------------------------ */
+
+static struct linux_binfmt *formats;
+
+static void __register_binfmt(struct linux_binfmt *fmt, bool insert)
+{
+	struct linux_binfmt **pp = &formats;
+
+	if (!insert)
+		while (*pp)
+			pp = &(*pp)->next;
+	fmt->next = *pp;
+	*pp = fmt;
+}
+
+void register_binfmt(struct linux_binfmt *fmt)
+{
+	__register_binfmt(fmt, false);
+}
+
+void insert_binfmt(struct linux_binfmt *fmt)
+{
+	__register_binfmt(fmt, true);
+}
+
+void unregister_binfmt(struct linux_binfmt *fmt)
+{
+	for (struct linux_binfmt **pp = &formats; *pp; pp = &(*pp)->next) {
+		if (*pp == fmt) {
+			*pp = fmt->next;
+			fmt->next = NULL;
+			return;
+		}
+	}
+}
+
+/*
+ * The built-in formats, registered at boot in the order Linux's link order
+ * gives them (each has a core_initcall there): "#!" scripts, then ELF;
+ * only ELF so far. The order matters only for a file that two handlers
+ * would both accept.
+ */
+void exec_init(void)
+{
+	init_elf_binfmt();
+}
+
+/* ------------------------------------------------------------------------
+ * The way in.
+ * ------------------------------------------------------------------------ */
+
+/* The steps, defined below in the order an exec takes them. */
+static char *getname(const char __user *filename);
+static char *getname_kernel(const char *filename);
+static int do_execve(char *filename, const char __user *const __user *argv,
+		     const char __user *const __user *envp);
+static int do_execveat_common(char *filename, const char __user *const __user *argv,
+			      const char __user *const __user *envp);
+static struct linux_binprm *alloc_bprm(const char *filename);
+static void free_bprm(struct linux_binprm *bprm);
+static int count(const char __user *const __user *argv, int max);
+static int count_strings_kernel(char *const argv[]);
+static int bprm_stack_limits(struct linux_binprm *bprm);
+static int copy_strings(int argc, const char __user *const __user *argv,
+			struct linux_binprm *bprm);
+static int copy_strings_kernel(int argc, char *const argv[], struct linux_binprm *bprm);
+static int bprm_execve(struct linux_binprm *bprm);
+static int exec_binprm(struct linux_binprm *bprm);
+static int search_binary_handler(struct linux_binprm *bprm);
+
+/* execve(2): 0 with current->tf set for the new program, or -errno. */
+long sys_execve(const char __user *filename, const char __user *const __user *argv,
+		const char __user *const __user *envp)
+{
+	char *name = getname(filename);
+
+	if (IS_ERR(name))
+		return PTR_ERR(name);
+	return do_execve(name, argv, envp);
+}
+
+/*
+ * The name, copied in: EFAULT for a bad pointer, ENAMETOOLONG for PATH_MAX
+ * bytes or more without a NUL, ENOENT for "" (Linux's getname refuses an
+ * empty name before anything else is looked at). kfree the result.
+ */
+static char *getname(const char __user *filename)
+{
+	char *name = kmalloc(PATH_MAX);
+	long len;
+
+	if (!name)
+		return ERR_PTR(-ENOMEM);
+	len = strncpy_from_user(name, filename, PATH_MAX);
+	if (len <= 0) {
+		kfree(name);
+		return ERR_PTR(len < 0 ? len : -ENOENT);
+	}
+	return name;
+}
+
+static char *getname_kernel(const char *filename)
+{
+	size_t len = strnlen(filename, PATH_MAX);
+	char *name;
+
+	if (len == 0)
+		return ERR_PTR(-ENOENT);
+	if (len == PATH_MAX)
+		return ERR_PTR(-ENAMETOOLONG);
+	name = strdup_k(filename);
+	return name ? name : ERR_PTR(-ENOMEM);
+}
+
+/*
+ * execve is execveat relative to the working directory with no flags;
+ * execveat, when it comes, enters do_execveat_common directly with its
+ * dirfd and flags.
+ */
+static int do_execve(char *filename, const char __user *const __user *argv,
+		     const char __user *const __user *envp)
+{
+	return do_execveat_common(filename, argv, envp);
+}
+
+/*
+ * Build the exec from user memory, in Linux 6.1's order. Takes over
+ * filename.
+ */
+static int do_execveat_common(char *filename, const char __user *const __user *argv,
+			      const char __user *const __user *envp)
+{
+	static bool warned_null_argv;
+	struct linux_binprm *bprm;
+	int retval;
+
+	bprm = alloc_bprm(filename);
+	if (IS_ERR(bprm)) {
+		retval = PTR_ERR(bprm);
+		goto out_ret;
+	}
+
+	retval = count(argv, MAX_ARG_STRINGS);
+	if (retval == 0 && !warned_null_argv) {
+		warned_null_argv = true; /* Linux: pr_warn_once */
+		pr_warn("process '%s' launched '%s' with NULL argv: empty string added\n",
+			current->comm, bprm->filename);
+	}
+	if (retval < 0)
+		goto out_free;
+	bprm->argc = retval;
+
+	retval = count(envp, MAX_ARG_STRINGS);
+	if (retval < 0)
+		goto out_free;
+	bprm->envc = retval;
+
+	retval = bprm_stack_limits(bprm);
+	if (retval < 0)
+		goto out_free;
+
+	/* The file name goes first, at the very top: AT_EXECFN points to it. */
+	retval = copy_string_kernel(bprm->filename, bprm);
+	if (retval < 0)
+		goto out_free;
+	bprm->exec = bprm->p;
+
+	retval = copy_strings(bprm->envc, envp, bprm);
+	if (retval < 0)
+		goto out_free;
+
+	retval = copy_strings(bprm->argc, argv, bprm);
+	if (retval < 0)
+		goto out_free;
+
+	/*
+	 * An empty argv gets argv[0] = "" (Linux 5.18 and later; 3.18 let
+	 * argc be 0), so that a program that starts at argv[1] does not walk
+	 * into envp. bprm_stack_limits has counted this pointer already.
+	 */
+	if (bprm->argc == 0) {
+		retval = copy_string_kernel("", bprm);
+		if (retval < 0)
+			goto out_free;
+		bprm->argc = 1;
+	}
+
+	retval = bprm_execve(bprm);
+out_free:
+	free_bprm(bprm);
+out_ret:
+	kfree(filename);
+	return retval;
+}
+
+/*
+ * The same exec with everything in kernel memory: how the kernel starts
+ * init. Linux 6.1 takes the same steps with the kernel-memory versions of
+ * count and copy_strings.
+ */
+int kernel_execve(const char *kernel_filename, char *const argv[], char *const envp[])
+{
+	struct linux_binprm *bprm;
+	char *filename;
+	int retval;
+
+	filename = getname_kernel(kernel_filename);
+	if (IS_ERR(filename))
+		return PTR_ERR(filename);
+
+	bprm = alloc_bprm(filename);
+	if (IS_ERR(bprm)) {
+		retval = PTR_ERR(bprm);
+		goto out_ret;
+	}
+
+	retval = count_strings_kernel(argv);
+	if (retval == 0)
+		retval = -EINVAL; /* Linux warns: the kernel must give an argv[0] */
+	if (retval < 0)
+		goto out_free;
+	bprm->argc = retval;
+
+	retval = count_strings_kernel(envp);
+	if (retval < 0)
+		goto out_free;
+	bprm->envc = retval;
+
+	retval = bprm_stack_limits(bprm);
+	if (retval < 0)
+		goto out_free;
+
+	retval = copy_string_kernel(bprm->filename, bprm);
+	if (retval < 0)
+		goto out_free;
+	bprm->exec = bprm->p;
+
+	retval = copy_strings_kernel(bprm->envc, envp, bprm);
+	if (retval < 0)
+		goto out_free;
+
+	retval = copy_strings_kernel(bprm->argc, argv, bprm);
+	if (retval < 0)
+		goto out_free;
+
+	retval = bprm_execve(bprm);
+out_free:
+	free_bprm(bprm);
+out_ret:
+	kfree(filename);
+	return retval;
+}
+
+/* ------------------------------------------------------------------------
+ * The new address space and its stack, built aside.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * A new mm with one area, the stack: EXEC_STACK_SIZE bytes right under
+ * STACK_TOP, read-write, no page allocated yet. The strings are written
+ * from its top down; the first 8 bytes stay zero, as in Linux, so bprm->p
+ * starts 8 bytes under the top.
+ *
+ * Linux builds this stack at STACK_TOP_MAX and moves it, in
+ * setup_arg_pages, to a randomized top; ours is already where it stays.
+ */
+static int bprm_mm_init(struct linux_binprm *bprm)
+{
+	struct mm *mm = mm_create();
+	int err;
+
+	if (!mm)
+		return -ENOMEM;
+	err = vma_map(mm, STACK_TOP - EXEC_STACK_SIZE, EXEC_STACK_SIZE,
+		      VM_READ | VM_WRITE | VM_STACK);
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
+	bprm->mm = mm;
+	bprm->p = STACK_TOP - sizeof(void *);
+	return 0;
+}
+
+static struct linux_binprm *alloc_bprm(const char *filename)
+{
+	struct linux_binprm *bprm = kzalloc(sizeof(*bprm));
+	int retval;
+
+	if (!bprm)
+		return ERR_PTR(-ENOMEM);
+	bprm->filename = filename;
+	bprm->interp = filename;
+	bprm->rlim_stack = _STK_LIM; /* no rlimits yet: Linux's default */
+	retval = bprm_mm_init(bprm);
+	if (retval) {
+		kfree(bprm);
+		return ERR_PTR(retval);
+	}
+	return bprm;
+}
+
+/*
+ * Give back what the exec still holds. After a successful exec, or a
+ * failure past the point of no return, bprm->mm is NULL: the process owns
+ * the new address space. The file names belong to the caller, except an
+ * interpreter name that a handler set.
+ */
+static void free_bprm(struct linux_binprm *bprm)
+{
+	if (bprm->mm)
+		mm_put(bprm->mm);
+	if (bprm->file) {
+		allow_write_access(bprm->file);
+		fput(bprm->file);
+	}
+	if (bprm->interpreter) {
+		allow_write_access(bprm->interpreter);
+		fput(bprm->interpreter);
+	}
+	if (bprm->executable)
+		fput(bprm->executable);
+	if (bprm->interp != bprm->filename)
+		kfree((char *)bprm->interp);
+	kfree(bprm);
+}
+
+/* ------------------------------------------------------------------------
+ * Arguments and environment: counting, the limits, copying.
+ * ------------------------------------------------------------------------ */
+
+/* argv[nr], read from user memory; ERR_PTR(-EFAULT) if it cannot be read. */
+static const char __user *get_user_arg_ptr(const char __user *const __user *argv, int nr)
+{
+	uint64_t ptr;
+
+	if (get_user_u64(&ptr, argv + nr))
+		return ERR_PTR(-EFAULT);
+	return (const char __user *)ptr;
+}
+
+/*
+ * The number of pointers before the NULL that ends a user array. A NULL
+ * array is an empty one (Linux; other systems say EFAULT). EFAULT if a
+ * pointer cannot be read, E2BIG past max entries.
+ */
+static int count(const char __user *const __user *argv, int max)
+{
+	int i = 0;
+
+	if (!argv)
+		return 0;
+	for (;;) {
+		const char __user *p = get_user_arg_ptr(argv, i);
+
+		if (!p)
+			break;
+		if (IS_ERR(p))
+			return -EFAULT;
+		if (i >= max)
+			return -E2BIG;
+		++i;
+	}
+	return i;
+}
+
+static int count_strings_kernel(char *const argv[])
+{
+	int i;
+
+	if (!argv)
+		return 0;
+	for (i = 0; argv[i]; ++i)
+		if (i >= MAX_ARG_STRINGS)
+			return -E2BIG;
+	return i;
+}
+
+/*
+ * How low the strings may go: a quarter of RLIMIT_STACK but at most 6 MiB
+ * (3/4 of _STK_LIM), and at least ARG_MAX (128 KiB); 2 MiB for the default
+ * 8 MiB stack. The argv and envp pointers count too, and at least one argv
+ * pointer, for the "" an empty argv gets. 3.18 counted only the strings.
+ */
+static int bprm_stack_limits(struct linux_binprm *bprm)
+{
+	uint64_t limit, ptr_size;
+
+	limit = _STK_LIM / 4 * 3;
+	limit = MIN(limit, bprm->rlim_stack / 4);
+	limit = MAX(limit, (uint64_t)ARG_MAX);
+	ptr_size = ((uint64_t)MAX(bprm->argc, 1) + bprm->envc) * sizeof(void *);
+	if (limit <= ptr_size)
+		return -E2BIG;
+	limit -= ptr_size;
+	bprm->argmin = bprm->p - limit;
+	return 0;
+}
+
+/* One string, with its NUL, may take at most MAX_ARG_STRLEN bytes. */
+static bool valid_arg_len(uint64_t len)
+{
+	return len <= MAX_ARG_STRLEN;
+}
+
+/*
+ * Make room for len bytes under bprm->p: E2BIG if the string is too long
+ * or the room is used up. Returns the string's new address through *pos.
+ */
+static int bprm_reserve(struct linux_binprm *bprm, uint64_t len, uint64_t *pos)
+{
+	if (!valid_arg_len(len))
+		return -E2BIG;
+	if (bprm->p - bprm->argmin < len)
+		return -E2BIG;
+	bprm->p -= len;
+	*pos = bprm->p;
+	return 0;
+}
+
+/*
+ * Copy argc strings from the user array argv onto the new stack, the last
+ * one first, so that they end up in order from argv[0] upwards. The bytes
+ * travel through a kernel page: the new address space is not loaded.
+ */
+static int copy_strings(int argc, const char __user *const __user *argv,
+			struct linux_binprm *bprm)
+{
+	char *kbuf = alloc_page();
+	int ret = 0;
+
+	if (!kbuf)
+		return -ENOMEM;
+	while (argc-- > 0) {
+		const char __user *str = get_user_arg_ptr(argv, argc);
+		uint64_t pos, done, n;
+		long len;
+
+		ret = -EFAULT;
+		if (IS_ERR(str))
+			goto out;
+		len = strnlen_user(str, MAX_ARG_STRLEN); /* with the NUL */
+		if (!len)
+			goto out;
+		ret = bprm_reserve(bprm, len, &pos);
+		if (ret)
+			goto out;
+		for (done = 0; done < (uint64_t)len; done += n) {
+			n = MIN((uint64_t)len - done, PAGE_SIZE);
+			ret = -EFAULT;
+			if (copy_from_user(kbuf, str + done, n))
+				goto out;
+			/* The string may have changed since strnlen_user (another
+			 * thread): whatever it holds now, it ends where we counted. */
+			if (done + n == (uint64_t)len)
+				kbuf[n - 1] = '\0';
+			ret = mm_write(bprm->mm, pos + done, kbuf, n);
+			if (ret)
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	free_page(kbuf);
+	return ret;
+}
+
+/*
+ * One string from kernel memory onto the new stack: the file name, the ""
+ * of an empty argv, and what a script handler adds (interpreter, argument).
+ */
+int copy_string_kernel(const char *arg, struct linux_binprm *bprm)
+{
+	uint64_t len = strnlen(arg, MAX_ARG_STRLEN) + 1; /* with the NUL */
+	uint64_t pos;
+	int ret;
+
+	ret = bprm_reserve(bprm, len, &pos);
+	if (ret)
+		return ret;
+	return mm_write(bprm->mm, pos, arg, len);
+}
+
+static int copy_strings_kernel(int argc, char *const argv[], struct linux_binprm *bprm)
+{
+	while (argc-- > 0) {
+		int ret = copy_string_kernel(argv[argc], bprm);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Opening the file and finding its handler.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Open a file to run it: EACCES unless it is a regular file with execute
+ * permission (read permission is not needed in Linux; here root reads
+ * anything), ETXTBSY while someone has it open for writing. The file stays
+ * closed to writers until allow_write_access. Errors of the lookup itself
+ * (ENOENT, ENOTDIR, ELOOP...) come from filp_open. Linux 6.1 calls this
+ * do_open_execat, with execveat's dirfd and flags.
+ */
+struct file *open_exec(const char *name)
+{
+	struct file *file = filp_open(name, O_RDONLY, 0);
+	struct inode *inode;
+	int err;
+
+	if (IS_ERR(file))
+		return file;
+	inode = file_inode(file);
+	err = -EACCES;
+	if (!S_ISREG(inode_mode(inode)))
+		goto exit;
+	err = inode_permission(inode, MAY_EXEC);
+	if (err)
+		goto exit;
+	err = deny_write_access(file);
+	if (err)
+		goto exit;
+	return file;
+exit:
+	fput(file);
+	return ERR_PTR(err);
+}
+
+/*
+ * Open the file and run the handlers. A failure after the point of no
+ * return cannot be reported to a program that no longer exists: the
+ * process gets SIGSEGV and dies on its way back to user mode (Linux 3.17
+ * and earlier used SIGKILL).
+ */
+static int bprm_execve(struct linux_binprm *bprm)
+{
+	struct file *file = open_exec(bprm->filename);
+	int retval;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	bprm->file = file;
+
+	retval = exec_binprm(bprm);
+	if (retval < 0 && bprm->point_of_no_return)
+		send_sig(SIGSEGV, current);
+	return retval;
+}
+
+/*
+ * Run the search, and again on the interpreter each time a handler
+ * rewrote the exec (a "#!" script names its interpreter): the file and at
+ * most five rewrites run; a sixth gives ELOOP. (Linux's comment says "4
+ * levels"; it is five. Linux 3.8 to 5.7 counted the same depth in
+ * search_binary_handler, which scripts called recursively; before 3.8 the
+ * error was ENOEXEC.)
+ */
+static int exec_binprm(struct linux_binprm *bprm)
+{
+	int ret, depth;
+
+	for (depth = 0;; depth++) {
+		struct file *exec;
+
+		if (depth > 5)
+			return -ELOOP;
+
+		ret = search_binary_handler(bprm);
+		if (ret < 0)
+			return ret;
+		if (!bprm->interpreter)
+			break;
+
+		/* The interpreter becomes the file to load. */
+		exec = bprm->file;
+		bprm->file = bprm->interpreter;
+		bprm->interpreter = NULL;
+
+		allow_write_access(exec);
+		if (bprm->have_execfd) {
+			/* binfmt_misc 'O' passes the program as a descriptor; only
+			 * one such program per exec. */
+			if (bprm->executable) {
+				fput(exec);
+				return -ENOEXEC;
+			}
+			bprm->executable = exec;
+		} else {
+			fput(exec);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Read the first bytes of the file into bprm->buf, the rest zero: what the
+ * handlers decide on. Runs again for each interpreter. BINPRM_BUF_SIZE is
+ * 256 since Linux 5.1; it was 128 in 3.18.
+ */
+static int prepare_binprm(struct linux_binprm *bprm)
+{
+	memset(bprm->buf, 0, BINPRM_BUF_SIZE);
+	return kernel_read(bprm->file, bprm->buf, BINPRM_BUF_SIZE, 0);
+}
+
+static bool printable(unsigned char c)
+{
+	return c == '\t' || c == '\n' || (0x20 <= c && c <= 0x7e);
+}
+
+/*
+ * Linux would run modprobe for "binfmt-XXXX", so that a module can claim
+ * the format. There are no modules here yet: the request is logged and
+ * finds nothing.
+ */
+static int request_module_binfmt(unsigned id)
+{
+	pr_info("exec: request_module(\"binfmt-%04x\"): no module loader\n", id);
+	return -ENOENT;
+}
+
+/*
+ * Ask each handler in turn. -ENOEXEC means "not mine": ask the next; any
+ * other answer ends the search. After the point of no return the answer is
+ * final whatever it is. When nobody wants a file that does not look like
+ * text, Linux asks for a module named after bytes 2 and 3 and tries once
+ * more.
+ */
+static int search_binary_handler(struct linux_binprm *bprm)
+{
+	bool need_retry = true;
+	struct linux_binfmt *fmt;
+	int retval;
+
+	retval = prepare_binprm(bprm);
+	if (retval < 0)
+		return retval;
+
+	retval = -ENOENT; /* no handler registered at all */
+retry:
+	for (fmt = formats; fmt; fmt = fmt->next) {
+		retval = fmt->load_binary(bprm);
+		if (bprm->point_of_no_return || retval != -ENOEXEC)
+			return retval;
+	}
+
+	if (need_retry) {
+		const unsigned char *b = (const unsigned char *)bprm->buf;
+
+		if (printable(b[0]) && printable(b[1]) && printable(b[2]) && printable(b[3]))
+			return retval;
+		if (request_module_binfmt(b[2] | b[3] << 8) < 0)
+			return retval;
+		need_retry = false;
+		goto retry;
+	}
+	return retval;
+}
+
+/* ------------------------------------------------------------------------
+ * The handover, called by the handlers.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * The point of no return. The handler has checked all it can; now the
+ * process becomes the new program:
+ *   - its address space is the new one (the old one is dropped, and a
+ *     vfork parent sharing it may run again),
+ *   - close-on-exec descriptors are closed,
+ *   - it takes the name of the new file (15 bytes of its base name),
+ *   - caught signals go back to their default action (ignored ones stay).
+ * Linux also computes and installs new credentials here (set-user-ID) and
+ * makes the process single-threaded; we have neither yet.
+ * Cannot fail here; returns 0 (Linux's can, and a handler must treat a
+ * failure as past the point of no return).
+ */
+int begin_new_exec(struct linux_binprm *bprm)
+{
+	struct task *me = current;
+	struct mm *old_mm = me->mm;
+
+	/* ======== THE POINT OF NO RETURN ======== */
+	bprm->point_of_no_return = true;
+
+	/* exec_mmap: take up the new address space. */
+	me->mm = bprm->mm;
+	bprm->mm = NULL;
+	mm_activate(me->mm);
+	vfork_release(me);
+	if (old_mm)
+		mm_put(old_mm);
+
+	if (me->files)
+		files_close_on_exec(me->files);
+	task_set_comm(me, bprm->filename);
+	flush_signal_handlers(me);
+	return 0;
+}
+
+/*
+ * After begin_new_exec: finish the stack. The strings end at bprm->p:
+ * that is where argv[0] starts (mm->arg_start). PT_GNU_STACK with PF_X
+ * asks for an executable stack. Linux moves the stack to its final,
+ * randomized place here; ours is already at STACK_TOP.
+ */
+int setup_arg_pages(struct linux_binprm *bprm, int executable_stack)
+{
+	struct mm *mm = current->mm;
+
+	mm->arg_start = bprm->p;
+	if (executable_stack == EXSTACK_ENABLE_X)
+		return vma_protect(mm, STACK_TOP - EXEC_STACK_SIZE, EXEC_STACK_SIZE,
+				   VM_READ | VM_WRITE | VM_EXEC);
+	return 0;
+}
+
+/*
+ * The registers a new program starts with (Linux: start_thread and
+ * ELF_PLAT_INIT): rip at the entry point, rsp at argc, interrupts on,
+ * every general register 0 (rdx = 0 tells the program there is no exit
+ * handler to register), FS and GS bases 0 (no TLS yet).
+ */
+void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp)
+{
+	regs->r15 = regs->r14 = regs->r13 = regs->r12 = 0;
+	regs->r11 = regs->r10 = regs->r9 = regs->r8 = 0;
+	regs->rbp = regs->rdi = regs->rsi = regs->rdx = 0;
+	regs->rcx = regs->rbx = regs->rax = 0;
+	regs->rip = new_ip;
+	regs->rsp = new_sp;
+	regs->cs = USER_CS;
+	regs->ss = USER_DS;
+	regs->rflags = 0x202; /* IF, and bit 1 which is always set */
+
+	current->fs_base = 0;
+	current->gs_base = 0;
+	wrmsr(MSR_FS_BASE, 0);
+	wrmsr(MSR_GS_BASE, 0);
+	fpu_reset_current(); /* as Linux's flush_thread: a clean x87/SSE state */
+}

@@ -1,0 +1,402 @@
+/*
+ * ramfs.c - the in-memory filesystem that holds the root of the tree.
+ *
+ * Everything lives in kernel memory and is gone at power-off, like Linux's
+ * rootfs (tmpfs) that the initramfs is unpacked into:
+ *   - a regular file keeps its bytes in whole pages, found through an array
+ *     of page pointers indexed by offset / PAGE_SIZE. The array grows by
+ *     doubling; a missing page (a hole) reads as zeros. Bytes past i_size
+ *     inside a page are always zero, so growing a file never shows old data.
+ *   - a directory is its list of child dentries (see dcache.c); its size is
+ *     reported as tmpfs does (20 bytes an entry, 40 when empty).
+ *   - a symlink keeps its target as a string.
+ *   - device nodes have no data: opening one goes to fs/char_dev.c.
+ */
+#include "vfs.h"
+#include <mm.h>
+
+#define BOGO_DIRENT_SIZE 20     /* tmpfs's size of a directory entry */
+
+static const struct inode_operations ramfs_dir_iops;
+static const struct inode_operations ramfs_file_iops;
+static const struct inode_operations ramfs_symlink_iops;
+static const struct inode_operations ramfs_special_iops;
+static const struct file_operations ramfs_file_fops;
+static const struct file_operations ramfs_dir_fops;
+
+/* ---- regular files ---------------------------------------------------- */
+
+/* Make i_pages long enough for page index idx. 0 or -ENOMEM. */
+static int ramfs_grow_slots(struct inode *inode, size_t idx)
+{
+	if (idx < inode->i_page_slots)
+		return 0;
+	size_t n = MAX(MAX(idx + 1, inode->i_page_slots * 2), (size_t)16);
+	void **slots = kzalloc(n * sizeof(void *));
+	if (!slots)
+		return -ENOMEM;
+	if (inode->i_pages)
+		memcpy(slots, inode->i_pages, inode->i_page_slots * sizeof(void *));
+	kfree(inode->i_pages);
+	inode->i_pages = slots;
+	inode->i_page_slots = n;
+	return 0;
+}
+
+/* The page holding byte offset pos, allocated (zeroed) if missing; NULL if no memory. */
+static char *ramfs_get_page(struct inode *inode, loff_t pos)
+{
+	size_t idx = (size_t)pos >> PAGE_SHIFT;
+	if (ramfs_grow_slots(inode, idx) < 0)
+		return NULL;
+	if (!inode->i_pages[idx]) {
+		inode->i_pages[idx] = alloc_page();
+		if (!inode->i_pages[idx])
+			return NULL;
+		inode->i_blocks += PAGE_SIZE / 512;
+	}
+	return inode->i_pages[idx];
+}
+
+static ssize_t ramfs_read(struct file *file, struct iov_iter *to, loff_t *ppos)
+{
+	struct inode *inode = file->f_inode;
+	loff_t pos = *ppos;
+	size_t done = 0, n;
+
+	if (pos >= inode->i_size || to->count == 0)
+		return 0;
+	n = MIN(to->count, (size_t)(inode->i_size - pos));
+	while (done < n) {
+		size_t idx = (size_t)pos >> PAGE_SHIFT, off = pos & (PAGE_SIZE - 1);
+		size_t chunk = MIN(PAGE_SIZE - off, n - done), copied;
+		char *page = idx < inode->i_page_slots ? inode->i_pages[idx] : NULL;
+
+		copied = page ? copy_to_iter(page + off, chunk, to) : iov_iter_zero(chunk, to);
+		done += copied;
+		pos += copied;
+		if (copied < chunk)
+			break;
+	}
+	if (done == 0)
+		return -EFAULT;
+	*ppos = pos;
+	/* relatime, as Linux mounts by default: only if atime is not newer than mtime. */
+	if (inode->i_atime.tv_sec <= inode->i_mtime.tv_sec)
+		inode_now(&inode->i_atime);
+	return done;
+}
+
+static ssize_t ramfs_write(struct file *file, struct iov_iter *from, loff_t *ppos)
+{
+	struct inode *inode = file->f_inode;
+	loff_t pos = (file->f_flags & O_APPEND) ? inode->i_size : *ppos;
+	size_t done = 0, n = from->count;
+	int err = 0;
+
+	if (n == 0)
+		return 0;
+	if (pos < 0 || (uint64_t)pos + n > (uint64_t)MAX_LFS_FILESIZE)
+		return -EFBIG;
+	while (done < n) {
+		size_t off = pos & (PAGE_SIZE - 1);
+		size_t chunk = MIN(PAGE_SIZE - off, n - done), copied;
+		char *page = ramfs_get_page(inode, pos);
+
+		if (!page) {
+			err = -ENOMEM;
+			break;
+		}
+		copied = copy_from_iter(page + off, chunk, from);
+		done += copied;
+		pos += copied;
+		if (copied < chunk) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	if (pos > inode->i_size)
+		inode->i_size = pos;
+	if (done == 0)
+		return err;
+	*ppos = pos;
+	inode_touch_mtime(inode);
+	/* Writing drops set-user-ID (and set-group-ID if group-executable), as Linux. */
+	if (current_fsuid() != 0) {
+		if (inode->i_mode & S_ISUID)
+			inode->i_mode &= ~S_ISUID;
+		if ((inode->i_mode & (S_ISGID | 0010)) == (S_ISGID | 0010))
+			inode->i_mode &= ~S_ISGID;
+	}
+	return done;
+}
+
+/* Free the pages wholly past size and zero the tail of the last one. */
+static int ramfs_truncate(struct inode *inode, loff_t size)
+{
+	size_t keep = ALIGN_UP((uint64_t)size, PAGE_SIZE) >> PAGE_SHIFT;
+
+	if (size < 0)
+		return -EINVAL;
+	for (size_t i = keep; i < inode->i_page_slots; i++) {
+		if (inode->i_pages[i]) {
+			free_page(inode->i_pages[i]);
+			inode->i_pages[i] = NULL;
+			inode->i_blocks -= PAGE_SIZE / 512;
+		}
+	}
+	if (size & (PAGE_SIZE - 1)) {
+		size_t idx = (size_t)size >> PAGE_SHIFT;
+		char *page = idx < inode->i_page_slots ? inode->i_pages[idx] : NULL;
+		size_t off = size & (PAGE_SIZE - 1);
+		if (page)
+			memset(page + off, 0, PAGE_SIZE - off);
+	}
+	inode->i_size = size;
+	inode_touch_mtime(inode);
+	return 0;
+}
+
+/* The inode is going away: give back its pages and its link target. */
+static void ramfs_evict(struct inode *inode)
+{
+	for (size_t i = 0; i < inode->i_page_slots; i++)
+		if (inode->i_pages[i])
+			free_page(inode->i_pages[i]);
+	kfree(inode->i_pages);
+	kfree(inode->i_link);
+}
+
+/* ---- directories ------------------------------------------------------ */
+
+/* A new entry went into (or left) dir: its size, link count, times. */
+static void dir_changed(struct inode *dir, int entries, int subdirs)
+{
+	dir->i_size += (loff_t)entries * BOGO_DIRENT_SIZE;
+	dir->i_nlink += subdirs;
+	inode_touch_mtime(dir);
+}
+
+/*
+ * Group inheritance for a new inode in a set-group-ID directory (Linux's
+ * inode_init_owner): the inode takes the directory's group, a directory
+ * also the S_ISGID bit; a group-executable S_ISGID file made by someone
+ * outside that group loses the bit.
+ */
+static void init_owner(struct inode *inode, struct inode *dir)
+{
+	if (!(dir->i_mode & S_ISGID))
+		return;
+	inode->i_gid = dir->i_gid;
+	if (S_ISDIR(inode->i_mode))
+		inode->i_mode |= S_ISGID;
+	else if ((inode->i_mode & (S_ISGID | 0010)) == (S_ISGID | 0010) &&
+		 dir->i_gid != current_fsgid() && !capable_fsetid())
+		inode->i_mode &= ~S_ISGID;
+}
+
+static int ramfs_create(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev)
+{
+	struct inode *inode = ramfs_get_inode(dir->i_sb, mode, rdev);
+	if (!inode)
+		return -ENOMEM;
+	init_owner(inode, dir);
+	d_add(dentry, inode);
+	dir_changed(dir, 1, S_ISDIR(mode) ? 1 : 0);
+	return 0;
+}
+
+static int ramfs_symlink(struct inode *dir, struct dentry *dentry, const char *target)
+{
+	size_t len = strlen(target);
+	struct inode *inode = ramfs_get_inode(dir->i_sb, S_IFLNK | 0777, 0);
+	if (!inode)
+		return -ENOMEM;
+	inode->i_link = kmalloc(len + 1);
+	if (!inode->i_link) {
+		inode->i_nlink = 0;
+		iput(inode);
+		return -ENOMEM;
+	}
+	memcpy(inode->i_link, target, len + 1);
+	inode->i_size = len;
+	init_owner(inode, dir);
+	d_add(dentry, inode);
+	dir_changed(dir, 1, 0);
+	return 0;
+}
+
+static int ramfs_link(struct dentry *old, struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = old->d_inode;
+	inode_inc_link_count(inode);
+	d_add(dentry, igrab(inode));
+	dir_changed(dir, 1, 0);
+	return 0;
+}
+
+static int ramfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	inode_dec_link_count(dentry->d_inode);
+	dir_changed(dir, -1, 0);
+	d_delete(dentry);
+	return 0;
+}
+
+static int ramfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = dentry->d_inode;
+	inode->i_nlink = 0;     /* its name and its "." */
+	inode_touch_ctime(inode);
+	dir_changed(dir, -1, -1);
+	d_delete(dentry);
+	return 0;
+}
+
+static int ramfs_rename(struct inode *old_dir, struct dentry *old_dentry,
+			struct inode *new_dir, struct dentry *new_dentry)
+{
+	struct inode *inode = old_dentry->d_inode;
+	bool is_dir = S_ISDIR(inode->i_mode);
+	/* The name is copied before anything changes, so ENOMEM leaves all as it was. */
+	int err = d_move(old_dentry, new_dentry->d_parent, new_dentry->d_name, new_dentry->d_namelen);
+	if (err)
+		return err;
+	if (new_dentry->d_flags & DCACHE_LINKED) { /* replace the target */
+		if (S_ISDIR(new_dentry->d_inode->i_mode))
+			ramfs_rmdir(new_dir, new_dentry);
+		else
+			ramfs_unlink(new_dir, new_dentry);
+	}
+	dir_changed(old_dir, -1, is_dir ? -1 : 0);
+	dir_changed(new_dir, 1, is_dir ? 1 : 0);
+	inode_touch_ctime(inode);
+	return 0;
+}
+
+static int ramfs_iterate(struct file *file, struct dir_context *ctx)
+{
+	struct dentry *dir = file->f_dentry;
+
+	if (ctx->pos == 0) {
+		if (!dir_emit(ctx, ".", 1, dir->d_inode->i_ino, DT_DIR))
+			return 0;
+		ctx->pos = 1;
+	}
+	if (ctx->pos == 1) {
+		struct dentry *parent = dir->d_parent;
+		if (parent == dir && dir->d_covers)
+			parent = dir->d_covers->d_parent;
+		if (!dir_emit(ctx, "..", 2, parent->d_inode->i_ino, DT_DIR))
+			return 0;
+		ctx->pos = DIR_POS_FIRST;
+	}
+	for (struct dentry *d = dir->d_first_child; d; d = d->d_next) {
+		if ((loff_t)d->d_pos < ctx->pos)
+			continue;
+		if (!dir_emit(ctx, d->d_name, d->d_namelen, d->d_inode->i_ino,
+			      mode_to_dt(d->d_inode->i_mode)))
+			return 0;
+		ctx->pos = d->d_pos + 1;
+	}
+	return 0;
+}
+
+static const struct inode_operations ramfs_dir_iops = {
+	.create = ramfs_create,
+	.symlink = ramfs_symlink,
+	.link = ramfs_link,
+	.unlink = ramfs_unlink,
+	.rmdir = ramfs_rmdir,
+	.rename = ramfs_rename,
+	.evict = ramfs_evict,
+};
+
+static const struct inode_operations ramfs_file_iops = {
+	.truncate = ramfs_truncate,
+	.evict = ramfs_evict,
+};
+
+static const char *ramfs_get_link(struct inode *inode) { return inode->i_link; }
+
+static const struct inode_operations ramfs_symlink_iops = {
+	.get_link = ramfs_get_link,
+	.evict = ramfs_evict,
+};
+
+static const struct inode_operations ramfs_special_iops = {
+	.evict = ramfs_evict,
+};
+
+static const struct file_operations ramfs_file_fops = {
+	.read = ramfs_read,
+	.write = ramfs_write,
+	.llseek = generic_file_llseek,
+};
+
+static const struct file_operations ramfs_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = ramfs_iterate,
+};
+
+struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev)
+{
+	struct inode *inode = new_inode(sb, mode);
+	if (!inode)
+		return NULL;
+	inode->i_nlink = 1;
+	switch (mode & S_IFMT) {
+	case S_IFDIR:
+		inode->i_op = &ramfs_dir_iops;
+		inode->i_fop = &ramfs_dir_fops;
+		inode->i_nlink = 2;
+		inode->i_size = 2 * BOGO_DIRENT_SIZE;
+		break;
+	case S_IFREG:
+		inode->i_op = &ramfs_file_iops;
+		inode->i_fop = &ramfs_file_fops;
+		break;
+	case S_IFLNK:
+		inode->i_op = &ramfs_symlink_iops;
+		break;
+	case S_IFCHR:
+		inode->i_op = &ramfs_special_iops;
+		inode->i_fop = &def_chr_fops;
+		inode->i_rdev = rdev;
+		break;
+	default: /* block devices, FIFOs, sockets: names only, for now */
+		inode->i_op = &ramfs_special_iops;
+		inode->i_rdev = rdev;
+		break;
+	}
+	return inode;
+}
+
+/* A new ramfs: a super block and its root directory (mode 0755, root's). */
+struct super_block *ramfs_mount(const char *type)
+{
+	static unsigned int next_anon_minor = 1; /* Linux's anonymous devices 0:N */
+	struct super_block *sb = kzalloc(sizeof(*sb));
+	struct inode *root;
+
+	if (!sb)
+		return NULL;
+	sb->s_dev = MKDEV(0, next_anon_minor);
+	sb->s_next_ino = 1;
+	sb->s_type = type;
+	root = ramfs_get_inode(sb, S_IFDIR | 0755, 0);
+	if (root) {
+		root->i_uid = root->i_gid = 0;
+		sb->s_root = d_make_root(root);
+	}
+	if (!sb->s_root) {
+		if (root) {
+			root->i_nlink = 0;
+			iput(root);
+		}
+		kfree(sb);
+		return NULL;
+	}
+	next_anon_minor++;
+	return sb;
+}

@@ -1,0 +1,497 @@
+/*
+ * tty.c - the console: a terminal on the serial line, with a small line
+ * discipline (Linux's N_TTY in miniature).
+ *
+ * Output: bytes go to the UART; with OPOST|ONLCR each "\n" becomes "\r\n".
+ *
+ * Input: the UART's interrupt handler calls tty_receive for every byte. In
+ * canonical mode (ICANON, the default) the line being typed can be edited -
+ * erase (DEL or ^H), kill (^U), word erase (^W) - and becomes readable only
+ * when it is complete: Enter (CR, turned into "\n" by ICRNL), or ^D, which
+ * ends the line without adding a byte, so ^D at the start of a line makes
+ * read() return 0 (end of file). Typed bytes are echoed (ECHO), control
+ * characters as ^X (ECHOCTL). In non-canonical ("raw") mode every byte is
+ * readable at once, as busybox's line editor wants.
+ *
+ * The input buffer is a ring of TTY_BUF_SIZE slots with three free-running
+ * counters: tail (next byte for read) <= canon (end of the complete lines)
+ * <= head (end of the line being typed). The interrupt handler only moves
+ * head and canon forward (or head back to canon when it erases), and the
+ * reader only moves tail, so the reader can copy [tail, canon) with
+ * interrupts enabled. It sleeps until tail != canon, checking with
+ * interrupts off so that a wakeup cannot slip in between.
+ *
+ * Not yet (issue 4): ^C/^\/^Z send no signal (they only discard the line),
+ * no job control, no flow control.
+ */
+#include "vfs.h"
+#include <sched.h>
+#include <serial.h>
+#include <uaccess.h>
+#include <x86.h>
+
+/* ---- Linux's termios (asm-generic/termbits.h) --------------------------- */
+
+#define NCCS 19
+struct termios {
+	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
+	uint8_t c_line;
+	uint8_t c_cc[NCCS];
+};
+_Static_assert(sizeof(struct termios) == 36, "TCGETS copies Linux's 36-byte termios");
+
+struct winsize {
+	uint16_t ws_row, ws_col, ws_xpixel, ws_ypixel;
+};
+
+enum { VINTR, VQUIT, VERASE, VKILL, VEOF, VTIME, VMIN, VSWTC, VSTART, VSTOP,
+       VSUSP, VEOL, VREPRINT, VDISCARD, VWERASE, VLNEXT, VEOL2 };
+
+/* c_iflag */
+#define ISTRIP 0000040
+#define INLCR 0000100
+#define IGNCR 0000200
+#define ICRNL 0000400
+#define IXON 0002000
+/* c_oflag */
+#define OPOST 0000001
+#define ONLCR 0000004
+#define OCRNL 0000010
+/* c_cflag */
+#define B38400 0000017
+#define CS8 0000060
+#define CREAD 0000200
+#define HUPCL 0002000
+/* c_lflag */
+#define ISIG 0000001
+#define ICANON 0000002
+#define ECHO 0000010
+#define ECHOE 0000020
+#define ECHOK 0000040
+#define ECHONL 0000100
+#define NOFLSH 0000200
+#define ECHOCTL 0001000
+#define ECHOKE 0004000
+#define IEXTEN 0100000
+
+/* ioctl numbers (asm-generic/ioctls.h) */
+#define TCGETS 0x5401
+#define TCSETS 0x5402
+#define TCSETSW 0x5403
+#define TCSETSF 0x5404
+#define TCSBRK 0x5409
+#define TCXONC 0x540A
+#define TCFLSH 0x540B
+#define TIOCSCTTY 0x540E
+#define TIOCGPGRP 0x540F
+#define TIOCSPGRP 0x5410
+#define TIOCOUTQ 0x5411
+#define TIOCGWINSZ 0x5413
+#define TIOCSWINSZ 0x5414
+#define TIOCINQ 0x541B
+#define TIOCNOTTY 0x5422
+#define TCSBRKP 0x5425
+#define TIOCGSID 0x5429
+
+/* ---- the console tty ----------------------------------------------------- */
+
+#define TTY_BUF_SIZE 4096       /* N_TTY_BUF_SIZE */
+#define TTY_EOF_MARK 0x100      /* a ^D that ended a line: read stops there */
+
+struct tty {
+	struct termios termios;
+	struct winsize winsize;
+	pid_t pgrp;                     /* foreground process group, 0: not set */
+	uint16_t buf[TTY_BUF_SIZE];
+	unsigned int tail, canon, head; /* free-running; index with % TTY_BUF_SIZE */
+};
+
+static struct tty console_tty = {
+	/* Linux's tty_std_termios. */
+	.termios = {
+		.c_iflag = ICRNL | IXON,
+		.c_oflag = OPOST | ONLCR,
+		.c_cflag = B38400 | CS8 | CREAD | HUPCL,
+		.c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
+		.c_cc = { [VINTR] = 003, [VQUIT] = 034, [VERASE] = 0177, [VKILL] = 025,
+			  [VEOF] = 004, [VTIME] = 0, [VMIN] = 1, [VSTART] = 021,
+			  [VSTOP] = 023, [VSUSP] = 032, [VREPRINT] = 022,
+			  [VDISCARD] = 017, [VWERASE] = 027, [VLNEXT] = 026 },
+	},
+	.winsize = { .ws_row = 24, .ws_col = 80 },
+};
+
+#define L_FLAG(tty, f) ((tty)->termios.c_lflag & (f))
+#define I_FLAG(tty, f) ((tty)->termios.c_iflag & (f))
+#define O_FLAG(tty, f) ((tty)->termios.c_oflag & (f))
+
+/* Whether c is control character idx (a 0 entry disables it, as Linux's _POSIX_VDISABLE). */
+static bool is_cc(struct tty *tty, int idx, uint8_t c)
+{
+	return tty->termios.c_cc[idx] && tty->termios.c_cc[idx] == c;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+/* Write n bytes to the line with the output processing termios asks for. */
+static void tty_output(struct tty *tty, const char *s, size_t n)
+{
+	char out[256];
+	size_t m = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		char c = s[k];
+		if (m + 2 > sizeof(out)) {
+			serial_write(out, m);
+			m = 0;
+		}
+		if (O_FLAG(tty, OPOST)) {
+			if (c == '\n' && O_FLAG(tty, ONLCR))
+				out[m++] = '\r';
+			else if (c == '\r' && O_FLAG(tty, OCRNL))
+				c = '\n';
+		}
+		out[m++] = c;
+	}
+	if (m)
+		serial_write(out, m);
+}
+
+static bool is_ctl(uint8_t c) { return (c < 32 && c != '\t' && c != '\n') || c == 0177; }
+
+/* Echo one input byte: control characters as ^X when ECHOCTL is set. */
+static void echo_char(struct tty *tty, uint8_t c)
+{
+	if (!L_FLAG(tty, ECHO))
+		return;
+	if (is_ctl(c) && L_FLAG(tty, ECHOCTL)) {
+		char s[2] = { '^', (char)(c ^ 0100) };
+		tty_output(tty, s, 2);
+	} else {
+		tty_output(tty, (char *)&c, 1);
+	}
+}
+
+/* ---- input (interrupt context) -------------------------------------------------- */
+
+static unsigned int tty_used(struct tty *tty) { return tty->head - tty->tail; }
+
+static void put_char(struct tty *tty, uint16_t c)
+{
+	tty->buf[tty->head % TTY_BUF_SIZE] = c;
+	tty->head++;
+}
+
+/* Make everything typed so far readable and wake the reader. */
+static void line_done(struct tty *tty)
+{
+	tty->canon = tty->head;
+	wakeup(tty);
+}
+
+/* Remove the last byte of the line being typed, on the screen too. */
+static bool erase_one(struct tty *tty)
+{
+	if (tty->head == tty->canon)
+		return false;
+	tty->head--;
+	uint8_t c = tty->buf[tty->head % TTY_BUF_SIZE];
+	if (L_FLAG(tty, ECHO) && L_FLAG(tty, ECHOE)) {
+		int width = (is_ctl(c) && L_FLAG(tty, ECHOCTL)) ? 2 : 1;
+		for (int k = 0; k < width; k++)
+			tty_output(tty, "\b \b", 3);
+	}
+	return true;
+}
+
+enum erase_kind { ERASE, WERASE, KILL };
+
+static void erase(struct tty *tty, enum erase_kind kind, uint8_t c)
+{
+	if (kind == KILL) {
+		if (L_FLAG(tty, ECHO) && !L_FLAG(tty, ECHOKE)) {
+			/* Without ECHOKE the line stays on screen: show ^U and start afresh. */
+			echo_char(tty, c);
+			if (L_FLAG(tty, ECHOK))
+				tty_output(tty, "\n", 1);
+			tty->head = tty->canon;
+			return;
+		}
+		while (erase_one(tty))
+			;
+		return;
+	}
+	if (kind == WERASE) {
+		while (tty->head != tty->canon && tty->buf[(tty->head - 1) % TTY_BUF_SIZE] == ' ')
+			erase_one(tty);
+		while (tty->head != tty->canon && tty->buf[(tty->head - 1) % TTY_BUF_SIZE] != ' ')
+			erase_one(tty);
+		return;
+	}
+	erase_one(tty);
+}
+
+/* ^C, ^\, ^Z: echoed; the line typed so far is dropped. Signals: issue 4. */
+static void isig(struct tty *tty, uint8_t c)
+{
+	if (!L_FLAG(tty, NOFLSH))
+		tty->head = tty->canon;
+	echo_char(tty, c);
+}
+
+/* Called by the UART's interrupt handler for each byte received. */
+static void tty_receive(uint8_t c)
+{
+	struct tty *tty = &console_tty;
+
+	if (I_FLAG(tty, ISTRIP))
+		c &= 0x7f;
+	if (c == '\r') {
+		if (I_FLAG(tty, IGNCR))
+			return;
+		if (I_FLAG(tty, ICRNL))
+			c = '\n';
+	} else if (c == '\n' && I_FLAG(tty, INLCR)) {
+		c = '\r';
+	}
+	if (L_FLAG(tty, ISIG) && (is_cc(tty, VINTR, c) || is_cc(tty, VQUIT, c) || is_cc(tty, VSUSP, c))) {
+		isig(tty, c);
+		return;
+	}
+	if (!L_FLAG(tty, ICANON)) {
+		if (tty_used(tty) >= TTY_BUF_SIZE)
+			return;
+		echo_char(tty, c);
+		put_char(tty, c);
+		line_done(tty);
+		return;
+	}
+	if (is_cc(tty, VERASE, c) || c == '\b' || c == 0177) {
+		erase(tty, ERASE, c);
+		return;
+	}
+	if (is_cc(tty, VKILL, c)) {
+		erase(tty, KILL, c);
+		return;
+	}
+	if (L_FLAG(tty, IEXTEN) && is_cc(tty, VWERASE, c)) {
+		erase(tty, WERASE, c);
+		return;
+	}
+	if (is_cc(tty, VEOF, c)) {
+		if (tty_used(tty) < TTY_BUF_SIZE) {
+			put_char(tty, TTY_EOF_MARK);
+			line_done(tty);
+		}
+		return;
+	}
+	if (c == '\n' || is_cc(tty, VEOL, c) || (L_FLAG(tty, IEXTEN) && is_cc(tty, VEOL2, c))) {
+		if (tty_used(tty) >= TTY_BUF_SIZE)
+			return;
+		if (L_FLAG(tty, ECHO) || (c == '\n' && L_FLAG(tty, ECHONL)))
+			tty_output(tty, (char *)&c, 1);
+		put_char(tty, c);
+		line_done(tty);
+		return;
+	}
+	/* An ordinary byte: keep the last slot for the line's end. */
+	if (tty_used(tty) >= TTY_BUF_SIZE - 1)
+		return;
+	echo_char(tty, c);
+	put_char(tty, c);
+}
+
+/* ---- file operations ------------------------------------------------------------- */
+
+/*
+ * Wait until there is something to read. 0 when there is (or when raw mode
+ * with VMIN 0 asks read to return at once), -EAGAIN for O_NONBLOCK, -EINTR
+ * when a signal is pending.
+ */
+static int tty_wait_input(struct tty *tty, struct file *file)
+{
+	for (;;) {
+		uint64_t flags = irq_save();
+		int ret = 1;
+
+		if (tty->tail != tty->canon)
+			ret = 0;
+		else if (!L_FLAG(tty, ICANON) && tty->termios.c_cc[VMIN] == 0)
+			ret = 0;
+		else if (file->f_flags & O_NONBLOCK)
+			ret = -EAGAIN;
+		else if (current && current->sigpending)
+			ret = -EINTR;
+		if (ret <= 0) {
+			irq_restore(flags);
+			return ret;
+		}
+		sleep_on(tty);
+		irq_restore(flags);
+	}
+}
+
+static ssize_t tty_read(struct file *file, struct iov_iter *to, loff_t *pos)
+{
+	struct tty *tty = file->private_data;
+	bool canonical = L_FLAG(tty, ICANON);
+	size_t done = 0;
+	int err = tty_wait_input(tty, file);
+
+	(void)pos;
+	if (err)
+		return err;
+	while (to->count > 0 && tty->tail != tty->canon) {
+		char chunk[128];
+		size_t n = 0, copied;
+		bool stop = false;
+
+		while (n < sizeof(chunk) && n < to->count && tty->tail != tty->canon) {
+			uint16_t c = tty->buf[tty->tail % TTY_BUF_SIZE];
+			tty->tail++;
+			if (c == TTY_EOF_MARK) { /* ends the line; not data */
+				stop = true;
+				break;
+			}
+			chunk[n++] = (char)c;
+			if (canonical && (c == '\n' || is_cc(tty, VEOL, c) || is_cc(tty, VEOL2, c))) {
+				stop = true;
+				break;
+			}
+		}
+		copied = copy_to_iter(chunk, n, to);
+		done += copied;
+		if (copied < n) {
+			if (done == 0)
+				return -EFAULT;
+			break;
+		}
+		if (stop)
+			break;
+	}
+	return done;
+}
+
+static ssize_t tty_write(struct file *file, struct iov_iter *from, loff_t *pos)
+{
+	struct tty *tty = file->private_data;
+	size_t done = 0;
+
+	(void)pos;
+	while (from->count > 0) {
+		char chunk[128];
+		size_t want = MIN(sizeof(chunk), from->count);
+		size_t n = copy_from_iter(chunk, want, from);
+
+		tty_output(tty, chunk, n);
+		done += n;
+		if (n < want)
+			break;
+	}
+	return done ? (ssize_t)done : -EFAULT;
+}
+
+/* New termios: switching canonical mode on or off makes what was typed readable. */
+static void tty_set_termios(struct tty *tty, const struct termios *t, bool flush)
+{
+	uint64_t flags = irq_save();
+	bool was_canon = L_FLAG(tty, ICANON);
+
+	tty->termios = *t;
+	if (flush)
+		tty->tail = tty->canon = tty->head;
+	if (was_canon != !!L_FLAG(tty, ICANON) && tty->canon != tty->head) {
+		tty->canon = tty->head;
+		wakeup(tty);
+	}
+	irq_restore(flags);
+}
+
+static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct tty *tty = file->private_data;
+	void __user *argp = (void __user *)arg;
+	struct termios t;
+	int v;
+
+	switch (cmd) {
+	case TCGETS:
+		return copy_to_user(argp, &tty->termios, sizeof(tty->termios)) ? -EFAULT : 0;
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		if (copy_from_user(&t, argp, sizeof(t)))
+			return -EFAULT;
+		tty_set_termios(tty, &t, cmd == TCSETSF);
+		return 0;
+	case TIOCGWINSZ:
+		return copy_to_user(argp, &tty->winsize, sizeof(tty->winsize)) ? -EFAULT : 0;
+	case TIOCSWINSZ:
+		return copy_from_user(&tty->winsize, argp, sizeof(tty->winsize)) ? -EFAULT : 0;
+	case TIOCGPGRP:
+		v = tty->pgrp ? tty->pgrp : (current ? current->pgid : 0);
+		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
+	case TIOCSPGRP:
+		if (copy_from_user(&v, argp, sizeof(v)))
+			return -EFAULT;
+		if (v < 0)
+			return -EINVAL;
+		tty->pgrp = v;
+		return 0;
+	case TIOCGSID:
+		v = current ? current->sid : 0;
+		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
+	case TIOCINQ:
+		v = tty->canon - tty->tail;
+		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
+	case TIOCOUTQ:
+		v = 0; /* output is written synchronously */
+		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
+	case TCFLSH:
+		if (arg > 2)
+			return -EINVAL;
+		if (arg != 1) { /* TCIFLUSH or TCIOFLUSH */
+			uint64_t flags = irq_save();
+			tty->tail = tty->canon = tty->head;
+			irq_restore(flags);
+		}
+		return 0;
+	case TIOCSCTTY:
+	case TIOCNOTTY:
+	case TCSBRK:
+	case TCSBRKP:
+	case TCXONC:
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int tty_open(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	file->private_data = &console_tty;
+	nonseekable_open(file);
+	return 0;
+}
+
+const struct file_operations tty_fops = {
+	.open = tty_open,
+	.read = tty_read,
+	.write = tty_write,
+	.ioctl = tty_ioctl,
+};
+
+void tty_init(void)
+{
+	serial_set_rx_handler(tty_receive);
+}
+
+/*
+ * init's fds 0, 1, 2, as Linux's console_on_rootfs: /dev/console must be
+ * in the initramfs. Without it init runs with no descriptors.
+ */
+struct file *open_console(void)
+{
+	return filp_open("/dev/console", O_RDWR, 0);
+}

@@ -1,0 +1,375 @@
+/*
+ * vfs.h - the inside of the virtual filesystem, shared by the files of fs/.
+ *
+ * The rest of the kernel sees only include/fs.h. Here are the objects a
+ * filesystem works with, named as in Linux so that a description of Linux's
+ * VFS maps onto this code:
+ *
+ *   super_block  one mounted filesystem (its root dentry, its inode numbers).
+ *   inode        one file: type, mode, owner, size, times, and its data.
+ *                A filesystem's inode_operations create and remove names;
+ *                its file_operations become the operations of an open file.
+ *   dentry       one name in a directory: it points to its inode and to its
+ *                parent dentry, so a path can be walked down (lookup) and
+ *                up (getcwd, ".."). The in-memory filesystem keeps its whole
+ *                directory tree as dentries: a directory's children are the
+ *                directory.
+ *   file         one open file: an offset, the open flags and the operations,
+ *                shared by every descriptor that dup() or fork() made from it.
+ *
+ * Reference counting (all counts are plain ints: one CPU, and the kernel is
+ * not preempted, so only the tty's interrupt handler runs concurrently):
+ *   - a dentry holds a reference on its inode and on its parent dentry;
+ *   - a directory holds one reference on each child while the child is
+ *     linked in it ("pinned"): unlink and rmdir drop it;
+ *   - an open file, a working directory and a root hold dentry references.
+ * An inode is freed when nothing refers to it and its link count is 0, so a
+ * file removed while open lives on until its last close, as in Unix.
+ *
+ * Mounts (issue 4): a dentry with d_mounted set is covered by the root of
+ * another filesystem; that root's d_covers points back. Path lookup and
+ * getcwd already cross these links; mount(2) only has to set them.
+ */
+#pragma once
+#include <errno.h>
+#include <fs.h>
+#include <string.h>
+#include <timekeeping.h>
+
+struct dentry;
+struct dir_context;
+struct iov_iter;
+struct kstat;
+
+/* ---- super blocks ---------------------------------------------------- */
+
+struct super_block {
+	dev_t s_dev;            /* st_dev of every inode on it */
+	ino_t s_next_ino;       /* next inode number to hand out */
+	struct dentry *s_root;
+	const char *s_type;     /* "rootfs", later "proc", "tmpfs" */
+};
+
+/* ---- inodes ---------------------------------------------------------- */
+
+struct inode_operations {
+	/*
+	 * Directory operations. The VFS has already checked permissions and
+	 * that the name does not exist (or, for rename, what may be replaced).
+	 * dentry is a new, unlinked dentry carrying the name; on success the
+	 * filesystem links it into the directory (d_add) with its new inode.
+	 */
+	int (*create)(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev);
+	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target);
+	int (*link)(struct dentry *old, struct inode *dir, struct dentry *dentry);
+	int (*unlink)(struct inode *dir, struct dentry *dentry);
+	int (*rmdir)(struct inode *dir, struct dentry *dentry);
+	/* Move old_dentry to new_dir under new_dentry's name; a target that
+	 * exists (new_dentry linked) is replaced. */
+	int (*rename)(struct inode *old_dir, struct dentry *old_dentry,
+		      struct inode *new_dir, struct dentry *new_dentry);
+	/*
+	 * For filesystems whose names are not all kept as dentries (procfs):
+	 * called when a name is not among dir's children. Returns a new
+	 * unlinked dentry (reference held by the caller), NULL if the name does
+	 * not exist, or ERR_PTR. The in-memory filesystem leaves it NULL.
+	 */
+	struct dentry *(*lookup)(struct inode *dir, struct dentry *parent,
+				 const char *name, size_t len);
+	/* Symlinks: the target, a NUL-terminated string owned by the inode. */
+	const char *(*get_link)(struct inode *inode);
+	/* Change the size: free data past it, zero-fill when growing. */
+	int (*truncate)(struct inode *inode, loff_t size);
+	/* The inode is being freed: release its data. */
+	void (*evict)(struct inode *inode);
+};
+
+struct inode {
+	ino_t i_ino;
+	mode_t i_mode;          /* type and permission bits, as st_mode */
+	uid_t i_uid;
+	gid_t i_gid;
+	unsigned int i_nlink;   /* names that refer to it (directories: 2 + subdirs) */
+	loff_t i_size;
+	dev_t i_rdev;           /* device number of a device node */
+	uint64_t i_blocks;      /* 512-byte units in use */
+	struct timespec i_atime, i_mtime, i_ctime;
+	int i_count;            /* references: dentries, pipes */
+	int i_writecount;       /* >0: open for writing; <0: being executed */
+	struct super_block *i_sb;
+	const struct inode_operations *i_op;
+	const struct file_operations *i_fop; /* given to each file opened on it */
+
+	/* The in-memory filesystem's storage. */
+	void **i_pages;         /* regular file: page i holds bytes [i*4096, ...) */
+	size_t i_page_slots;    /* length of i_pages (NULL slots read as zeros) */
+	char *i_link;           /* symlink target */
+	void *i_private;        /* for other filesystems and devices */
+};
+
+struct inode *new_inode(struct super_block *sb, mode_t mode);
+struct inode *igrab(struct inode *inode);
+void iput(struct inode *inode);
+/* Permission check for given credentials (current's are used by inode_permission). */
+int generic_permission(struct inode *inode, int mask, uid_t uid, gid_t gid);
+/* Time stamps: "now", and the usual combinations. */
+void inode_now(struct timespec *ts);
+void inode_touch_ctime(struct inode *inode);          /* ctime = now */
+void inode_touch_mtime(struct inode *inode);          /* mtime = ctime = now */
+void inode_inc_link_count(struct inode *inode);
+void inode_dec_link_count(struct inode *inode);
+/* Linux's fs/stat.c result, before it is laid out for user space. */
+struct kstat {
+	dev_t dev;
+	ino_t ino;
+	mode_t mode;
+	unsigned int nlink;
+	uid_t uid;
+	gid_t gid;
+	dev_t rdev;
+	loff_t size;
+	uint64_t blocks;
+	struct timespec atime, mtime, ctime;
+};
+void generic_fillattr(struct inode *inode, struct kstat *stat);
+/* The caller is the file's owner or root: for chmod and times. */
+bool inode_owner_or_capable(struct inode *inode);
+bool capable_fsetid(void);
+/* i_writecount for a file opened for writing. 0 or -ETXTBSY. */
+int get_write_access(struct inode *inode);
+void put_write_access(struct inode *inode);
+
+/* ---- dentries -------------------------------------------------------- */
+
+#define DCACHE_LINKED 0x1       /* in its parent's list of children */
+
+struct dentry {
+	int d_count;
+	unsigned int d_flags;
+	struct inode *d_inode;
+	struct dentry *d_parent;        /* itself for a filesystem's root */
+	struct super_block *d_sb;
+	/* A directory's children, in the order they were added. */
+	struct dentry *d_first_child, *d_last_child;
+	struct dentry *d_prev, *d_next; /* siblings */
+	/* Position in the parent for readdir: grows with every child added, so
+	 * an offset stays meaningful while entries come and go. */
+	uint64_t d_pos;
+	uint64_t d_next_pos;            /* next position for a new child */
+	unsigned int d_nr_children;
+	struct dentry *d_mounted;       /* root of a filesystem mounted here */
+	struct dentry *d_covers;        /* for a mounted root: its mountpoint */
+	size_t d_namelen;
+	char *d_name;                   /* kmalloc'd, NUL-terminated */
+};
+
+/* First readdir position of a child; 0 and 1 are "." and "..". */
+#define DIR_POS_FIRST 2
+
+/* An unlinked dentry called name in parent (reference taken on parent). */
+struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len);
+/* A filesystem's root dentry for inode (takes over the inode reference). */
+struct dentry *d_make_root(struct inode *inode);
+/* Give dentry its inode (takes over the reference) and link it into its
+ * parent; the directory's reference on the child is taken here. */
+void d_add(struct dentry *dentry, struct inode *inode);
+/* Unlink from the parent and drop the directory's reference. */
+void d_delete(struct dentry *dentry);
+/* Move a linked dentry to another parent and/or name. 0 or -ENOMEM. */
+int d_move(struct dentry *dentry, struct dentry *new_parent, const char *name, size_t len);
+struct dentry *dget(struct dentry *dentry);
+void dput(struct dentry *dentry);
+/* The child of dir called name, with a reference, or NULL. */
+struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len);
+static inline bool d_unlinked(const struct dentry *d)
+{
+	return d->d_parent != d && !(d->d_flags & DCACHE_LINKED);
+}
+/* Whether d is anc or lies below it. */
+bool is_subdir(struct dentry *d, struct dentry *anc);
+/*
+ * The path of d as seen from root, written at the end of buf[0..size).
+ * Returns a pointer into buf, or ERR_PTR(-ENAMETOOLONG). An unlinked
+ * dentry gives ERR_PTR(-ENOENT) (getcwd's answer for a removed directory).
+ */
+char *d_path(struct dentry *d, struct dentry *root, char *buf, size_t size);
+
+/* ---- open files ------------------------------------------------------ */
+
+/* f_mode bits, as Linux's FMODE_*. */
+#define FMODE_READ 0x1
+#define FMODE_WRITE 0x2
+#define FMODE_LSEEK 0x4
+#define FMODE_PREAD 0x8
+#define FMODE_PWRITE 0x10
+#define FMODE_EXEC 0x20
+#define FMODE_PATH 0x40         /* O_PATH: a handle on the name, no I/O */
+
+/* A user or kernel buffer list: the source or destination of read/write. */
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+struct iov_iter {
+	bool user;              /* iov_base are user addresses */
+	const struct iovec *iov;
+	unsigned long nr_segs;
+	size_t iov_offset;      /* bytes done in iov[0] */
+	size_t count;           /* bytes left in total */
+};
+void iov_iter_init(struct iov_iter *i, bool user, const struct iovec *iov,
+		   unsigned long nr_segs, size_t count);
+/* Copy in or out and advance. Returns the bytes moved: short if a user
+ * page faulted (the caller answers -EFAULT if nothing moved). */
+size_t copy_to_iter(const void *src, size_t n, struct iov_iter *i);
+size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i);
+size_t iov_iter_zero(size_t n, struct iov_iter *i);
+
+/* readdir: the filesystem calls dir_emit for each entry. */
+typedef bool (*filldir_t)(struct dir_context *ctx, const char *name, size_t len,
+			  ino_t ino, unsigned int type);
+struct dir_context {
+	filldir_t actor;
+	loff_t pos;             /* the filesystem's position; stored in f_pos */
+};
+/* Hands one entry to the reader; false when its buffer is full. The
+ * filesystem sets ctx->pos past the entry only when this returns true. */
+static inline bool dir_emit(struct dir_context *ctx, const char *name, size_t len,
+			    ino_t ino, unsigned int type)
+{
+	return ctx->actor(ctx, name, len, ino, type);
+}
+/* d_type values. */
+#define DT_UNKNOWN 0
+#define DT_FIFO 1
+#define DT_CHR 2
+#define DT_DIR 4
+#define DT_BLK 6
+#define DT_REG 8
+#define DT_LNK 10
+#define DT_SOCK 12
+static inline unsigned int mode_to_dt(mode_t mode) { return (mode >> 12) & 15; }
+
+struct file_operations {
+	/* Called by open with the new file; may replace f_op (char devices). */
+	int (*open)(struct inode *inode, struct file *file);
+	/* The last reference to the file is gone. */
+	void (*release)(struct inode *inode, struct file *file);
+	ssize_t (*read)(struct file *file, struct iov_iter *to, loff_t *pos);
+	ssize_t (*write)(struct file *file, struct iov_iter *from, loff_t *pos);
+	/* NULL: the file cannot seek (ESPIPE). */
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
+	long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	int (*iterate)(struct file *file, struct dir_context *ctx);
+};
+
+struct file {
+	int f_count;
+	unsigned int f_flags;   /* O_* as given to open (status flags) */
+	unsigned int f_mode;    /* FMODE_* */
+	loff_t f_pos;
+	struct dentry *f_dentry; /* NULL for files with no name (pipes) */
+	struct inode *f_inode;
+	const struct file_operations *f_op;
+	void *private_data;
+};
+
+/* A new file on dentry (or on inode alone when dentry is NULL), with one
+ * reference; f_op from the inode. Does not call ->open. NULL if no memory. */
+struct file *alloc_file(struct dentry *dentry, struct inode *inode,
+			unsigned int flags, unsigned int mode);
+/* Open dentry: write access (ETXTBSY), then ->open. The file or ERR_PTR. */
+struct file *vfs_open(struct dentry *dentry, unsigned int flags, unsigned int mode);
+/* For files that are streams (ttys, pipes): no lseek, pread, pwrite. */
+void nonseekable_open(struct file *file);
+loff_t generic_file_llseek(struct file *file, loff_t offset, int whence);
+loff_t noop_llseek(struct file *file, loff_t offset, int whence);
+/* Dispatchers used by the syscalls and by kernel_read/kernel_write. */
+ssize_t vfs_read(struct file *file, struct iov_iter *to, loff_t *pos);
+ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos);
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+#define MAX_RW_COUNT 0x7ffff000L  /* Linux's cap on one read or write */
+#define MAX_LFS_FILESIZE 0x7fffffffffffffffLL
+
+/* ---- descriptors and process state ----------------------------------- */
+
+struct files_struct {
+	int count;
+	struct file *fd[NR_OPEN];
+	uint64_t close_on_exec[NR_OPEN / 64];
+};
+
+struct fs_struct {
+	int count;
+	mode_t umask;
+	struct dentry *root;
+	struct dentry *pwd;
+};
+
+#define FD_CLOEXEC 1
+/* current's file for fd without taking a reference, or NULL. */
+struct file *fcheck(int fd);
+/* Install file at fd (closing what was there). Takes over the reference. */
+void fd_install(struct files_struct *files, int fd, struct file *file, bool cloexec);
+/* Lowest free descriptor >= start, or -EMFILE. */
+int get_unused_fd(struct files_struct *files, int start);
+/* Detach fd from the table; returns its file (reference passes to caller) or NULL. */
+struct file *fd_remove(struct files_struct *files, int fd);
+bool fd_get_cloexec(struct files_struct *files, int fd);
+void fd_set_cloexec(struct files_struct *files, int fd, bool on);
+
+/* The root of the whole tree and the process's view of it. */
+extern struct dentry *root_dentry;
+struct dentry *current_root(void);      /* no reference taken */
+struct dentry *current_pwd(void);       /* no reference taken */
+mode_t current_umask(void);
+void set_fs_pwd(struct fs_struct *fs, struct dentry *d); /* takes over the reference */
+uid_t current_fsuid(void);
+gid_t current_fsgid(void);
+
+/* ---- path lookup (fs/namei.c) ---------------------------------------- */
+
+#define LOOKUP_FOLLOW 0x1       /* follow a final symlink */
+#define LOOKUP_DIRECTORY 0x2    /* the result must be a directory */
+#define LOOKUP_EMPTY 0x4        /* "" names the start directory (AT_EMPTY_PATH) */
+
+/*
+ * Resolve a kernel-space path to a dentry (reference held by the caller).
+ * dfd is AT_FDCWD or a directory descriptor for relative paths.
+ */
+int kern_path_at(int dfd, const char *path, unsigned int flags, struct dentry **result);
+/* Copy a path from user space: kmalloc'd on success, or ERR_PTR (EFAULT,
+ * ENAMETOOLONG; ENOENT for "" unless empty_ok). Free with putname. */
+char *getname(const char __user *upath, bool empty_ok);
+void putname(char *name);
+/* Start directory for a relative path: the dentry of fd or the cwd, with a reference. */
+int dfd_start(int dfd, const char *path, struct dentry **start);
+
+/* The operations behind the syscalls, for kernel-space names. */
+int vfs_mknod_at(int dfd, const char *path, mode_t mode, dev_t rdev);
+int vfs_mkdir_at(int dfd, const char *path, mode_t mode);
+int vfs_symlink_at(const char *target, int dfd, const char *path);
+int vfs_link_at(int olddfd, const char *oldpath, int newdfd, const char *newpath);
+/* Remove a name: a directory if rmdir, else anything but a directory. */
+int vfs_unlink_at(int dfd, const char *path, bool rmdir);
+struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode);
+int vfs_truncate(struct dentry *dentry, loff_t length);
+
+/* ---- devices (fs/char_dev.c) and the in-memory filesystem ------------ */
+
+#define MAJOR(dev) ((unsigned int)((dev) >> 8) & 0xfff)
+#define MINOR(dev) ((unsigned int)((dev) & 0xff) | (unsigned int)(((dev) >> 12) & 0xfff00))
+#define MKDEV(ma, mi) ((dev_t)(((ma) & 0xfff) << 8 | ((mi) & 0xff) | (((mi) & ~0xffu) << 12)))
+
+/* The file operations of a character device node: open dispatches by rdev. */
+extern const struct file_operations def_chr_fops;
+void chrdev_init(void);
+void tty_init(void);
+extern const struct file_operations tty_fops;
+
+struct super_block *ramfs_mount(const char *type);
+/* A ramfs inode of the given mode (and rdev for devices) on sb, i_count 1. */
+struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev);

@@ -1,0 +1,130 @@
+/*
+ * fs.h - the virtual filesystem as the rest of the kernel sees it.
+ *
+ * fs/ holds an in-memory filesystem (filled from the initramfs), path
+ * lookup, open files and the per-process descriptor table. This header is
+ * the contract with the rest of the kernel; fs-internal details live in
+ * headers inside fs/.
+ */
+#pragma once
+#include <kernel.h>
+
+struct inode;
+struct file;
+struct files_struct;
+struct fs_struct;
+
+/* File types and permission bits, as Linux (st_mode). */
+#define S_IFMT 0170000
+#define S_IFSOCK 0140000
+#define S_IFLNK 0120000
+#define S_IFREG 0100000
+#define S_IFBLK 0060000
+#define S_IFDIR 0040000
+#define S_IFCHR 0020000
+#define S_IFIFO 0010000
+#define S_ISUID 04000
+#define S_ISGID 02000
+#define S_ISVTX 01000
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
+#define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISBLK(m) (((m) & S_IFMT) == S_IFBLK)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+#define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
+
+/* open(2) flags, x86-64 values. */
+#define O_ACCMODE 00000003
+#define O_RDONLY 00000000
+#define O_WRONLY 00000001
+#define O_RDWR 00000002
+#define O_CREAT 00000100
+#define O_EXCL 00000200
+#define O_NOCTTY 00000400
+#define O_TRUNC 00001000
+#define O_APPEND 00002000
+#define O_NONBLOCK 00004000
+#define O_DIRECTORY 00200000
+#define O_NOFOLLOW 00400000
+#define O_CLOEXEC 02000000
+#define O_PATH 010000000
+/*
+ * Kernel-only open flag (Linux's __FMODE_EXEC): open for execve. The file
+ * is opened for reading but checked for MAY_EXEC instead of MAY_READ, so a
+ * mode 0111 program runs. Ignored when user space passes it.
+ */
+#define __FMODE_EXEC 040
+
+#define AT_FDCWD (-100)
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR 0x200
+#define AT_EACCESS 0x200
+#define AT_SYMLINK_FOLLOW 0x400
+#define AT_EMPTY_PATH 0x1000
+
+#define PATH_MAX 4096
+#define NAME_MAX 255
+#define MAXSYMLINKS 40
+
+/* access(2) / inode_permission masks. */
+#define MAY_EXEC 1
+#define MAY_WRITE 2
+#define MAY_READ 4
+
+#define NR_OPEN 256 /* descriptors per process (RLIMIT_NOFILE soft limit is 1024 on Linux) */
+
+/* Mount the empty root filesystem and register the devices (after serial_init). */
+void vfs_init(void);
+/* Unpack a cpio "newc" archive into the root filesystem. 0 or -errno. */
+int unpack_initramfs(const void *data, size_t len);
+
+/*
+ * Open a file by a kernel-space path (relative paths start at current's
+ * working directory). Returns the file or ERR_PTR(-errno).
+ */
+struct file *filp_open(const char *path, int flags, mode_t mode);
+/* The same with a start directory: dfd is AT_FDCWD or a directory
+ * descriptor of current (EBADF, ENOTDIR). For execveat. */
+struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode);
+/* current's file for descriptor fd with a reference taken, or NULL (fput it). */
+struct file *fget(int fd);
+/* Read from an open file at pos, without moving its offset. Bytes read or -errno. */
+ssize_t kernel_read(struct file *file, void *buf, size_t count, loff_t pos);
+ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t pos);
+struct file *get_file(struct file *file); /* take another reference */
+void fput(struct file *file);             /* drop a reference */
+struct inode *file_inode(const struct file *file);
+mode_t inode_mode(const struct inode *inode);
+uid_t inode_uid(const struct inode *inode);
+gid_t inode_gid(const struct inode *inode);
+loff_t inode_size(const struct inode *inode);
+/* 0 or -EACCES, for current's credentials; mask is MAY_*. */
+int inode_permission(struct inode *inode, int mask);
+/* Executing a file and writing it exclude each other (ETXTBSY). */
+int deny_write_access(struct file *file);  /* 0 or -ETXTBSY */
+void allow_write_access(struct file *file);
+
+/* Descriptor table of a process. */
+struct files_struct *files_alloc(void); /* empty table, NULL if no memory */
+struct files_struct *files_dup(struct files_struct *files); /* fork; NULL if no memory */
+struct files_struct *files_get(struct files_struct *files); /* share it (CLONE_FILES) */
+void files_put(struct files_struct *files);                 /* exit */
+void files_close_on_exec(struct files_struct *files);       /* exec */
+/* Install file at the lowest free descriptor. fd or -EMFILE. Takes over the
+ * reference on success; on -EMFILE the caller still holds it. */
+int fd_install_lowest(struct files_struct *files, struct file *file, bool cloexec);
+
+/* Working directory, root and umask of a process. */
+struct fs_struct *fs_alloc_root(void);
+struct fs_struct *fs_dup(struct fs_struct *fs);      /* fork; NULL if no memory */
+struct fs_struct *fs_get(struct fs_struct *fs);      /* share it (CLONE_FS) */
+void fs_put(struct fs_struct *fs);
+
+/*
+ * /dev/console: the serial line, as init's fds 0, 1 and 2. Opened by name
+ * as Linux does, so it is ERR_PTR (after "Warning: unable to open an initial
+ * console.") when the initramfs has no /dev/console; init then runs
+ * without descriptors.
+ */
+struct file *open_console(void);

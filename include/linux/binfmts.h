@@ -1,0 +1,120 @@
+/*
+ * linux/binfmts.h - what fs/exec.c and the format handlers (fs/binfmt_*.c)
+ * share: struct linux_binprm, the exec in progress, and struct linux_binfmt,
+ * one entry in the registry of executable formats.
+ *
+ * The names are Linux's, so that a reader who knows Linux's exec path finds
+ * the same pieces here. Where a field exists only for what Linux does and
+ * this kernel does not do yet, the comment says so.
+ */
+#pragma once
+#include <kernel.h>
+
+struct file;
+struct mm;
+struct trapframe;
+struct cred;
+
+/*
+ * How many bytes of the file exec reads into bprm->buf for the handlers to
+ * look at. 256 since Linux 5.1; it was 128 before (in 3.18, the kernel the
+ * article on exec describes), which is why a "#!" line could then hold only
+ * 127 characters.
+ */
+#define BINPRM_BUF_SIZE 256
+
+/* Limits on what execve copies onto the new stack (E2BIG beyond them). */
+#define MAX_ARG_STRLEN (32 * PAGE_SIZE) /* one string, with its NUL: 131072 */
+#define MAX_ARG_STRINGS 0x7FFFFFFF       /* entries in argv, or in envp */
+#define ARG_MAX 131072                   /* the floor of the total limit */
+#define _STK_LIM (8UL * 1024 * 1024)     /* default RLIMIT_STACK */
+
+/*
+ * The new stack: an area of this size under STACK_TOP, reserved in the new
+ * address space before any string is copied. Linux grows its stack on
+ * demand up to RLIMIT_STACK; ours has that default size from the start
+ * (pages are only allocated when touched).
+ */
+#define EXEC_STACK_SIZE _STK_LIM
+
+/* bprm->interp_flags */
+#define BINPRM_FLAGS_PATH_INACCESSIBLE 0x4 /* name came from an O_CLOEXEC fd */
+#define BINPRM_FLAGS_PRESERVE_ARGV0 0x8    /* binfmt_misc 'P' */
+
+/* The stack's execute permission, from PT_GNU_STACK (setup_arg_pages). */
+#define EXSTACK_DEFAULT 0   /* no PT_GNU_STACK: not executable on x86-64 */
+#define EXSTACK_DISABLE_X 1
+#define EXSTACK_ENABLE_X 2
+
+/*
+ * One exec in progress. do_execveat_common fills it, the handlers read and
+ * rewrite it; it is freed when the exec ends, whether it worked or not.
+ *
+ * Until begin_new_exec, the new program exists only here (mm, file, the
+ * strings on the new stack): the calling process is untouched.
+ */
+struct linux_binprm {
+	struct mm *mm;       /* the new address space, built aside */
+	uint64_t p;          /* top of the data on the new stack; moves down */
+	uint64_t argmin;     /* p may not go below this: E2BIG */
+	bool have_execfd;    /* binfmt_misc 'O': pass the program as a fd */
+	bool secureexec;     /* AT_SECURE; always false: no set-user-ID yet */
+	bool point_of_no_return; /* set by begin_new_exec: failing now kills */
+	struct file *executable; /* the program, when have_execfd */
+	struct file *interpreter; /* set by a handler that rewrote the exec */
+	struct file *file;   /* the file being loaded now */
+	struct cred *cred;   /* new credentials; NULL: no struct cred yet */
+	void *security;      /* a security module's data; we have none */
+	int unsafe;          /* LSM_UNSAFE_* reasons; always 0 here */
+	int argc, envc;
+	const char *filename; /* the name as given to execve; never changes */
+	const char *interp;  /* the name of the file being loaded now */
+	const char *fdpath;  /* execveat's /dev/fd/N name; NULL until execveat */
+	unsigned interp_flags; /* BINPRM_FLAGS_* */
+	int execfd;          /* AT_EXECFD, when have_execfd */
+	uint64_t exec;       /* where filename sits on the new stack: AT_EXECFN */
+	uint64_t rlim_stack; /* RLIMIT_STACK's soft limit (Linux: struct rlimit) */
+	char buf[BINPRM_BUF_SIZE]; /* the first bytes of file */
+};
+
+/*
+ * An executable format. load_binary either
+ *   - returns -ENOEXEC: "not mine", bprm is as it was, the next handler is
+ *     asked;
+ *   - returns another -errno before calling begin_new_exec: the exec fails
+ *     with that errno and the caller keeps running, untouched;
+ *   - rewrites the exec (a script: new argv strings, bprm->interp and
+ *     bprm->interpreter set) and returns 0: the search starts again on the
+ *     interpreter;
+ *   - calls begin_new_exec and loads the program: 0, or -errno if it failed
+ *     after that point, which kills the process.
+ */
+struct linux_binfmt {
+	struct linux_binfmt *next; /* the registry's list (Linux: list_head lh) */
+	const char *name;          /* for the exec trace; Linux has no such field */
+	int (*load_binary)(struct linux_binprm *bprm);
+};
+
+/* The registry (fs/exec.c). Handlers are asked in list order. */
+void register_binfmt(struct linux_binfmt *fmt); /* at the end */
+void insert_binfmt(struct linux_binfmt *fmt);   /* at the front */
+void unregister_binfmt(struct linux_binfmt *fmt);
+
+/* Register the built-in handlers. Called once at boot, before init runs. */
+void exec_init(void);
+void init_elf_binfmt(void);
+
+/* Helpers for the handlers (fs/exec.c). */
+struct file *open_exec(const char *name); /* open a program: EACCES, ETXTBSY... */
+int copy_string_kernel(const char *arg, struct linux_binprm *bprm);
+int begin_new_exec(struct linux_binprm *bprm); /* the point of no return */
+int setup_arg_pages(struct linux_binprm *bprm, int executable_stack);
+/* Set the user registers for a fresh program (Linux: arch start_thread). */
+void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp);
+
+/*
+ * Run a program from the kernel (init): the same exec as execve, with the
+ * name and the strings in kernel memory. 0 on success, then current->tf
+ * holds the new program's registers; -errno on failure.
+ */
+int kernel_execve(const char *filename, char *const argv[], char *const envp[]);

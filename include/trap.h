@@ -1,0 +1,42 @@
+/*
+ * trap.h - the register frame saved on the kernel stack at every entry
+ * from user space (interrupt, exception or syscall) and every kernel trap.
+ * kernel/entry.S builds it; the layout must match the pushes there.
+ */
+#pragma once
+
+#define TRAP_SYSCALL 0x80
+#define IRQ_BASE 32 /* IRQ n arrives as vector IRQ_BASE + n */
+
+#ifndef __ASSEMBLY__
+#include <kernel.h>
+
+struct trapframe {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector; /* exception/IRQ number; TRAP_SYSCALL for syscall */
+	uint64_t error;  /* CPU error code, or 0 */
+	/* Pushed by the CPU (or by the syscall entry, in the same shape). */
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+static inline bool trap_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
+
+void trap_init(void);          /* IDT, GDT, TSS */
+void tss_set_kernel_stack(uint64_t top);
+typedef void (*irq_handler_t)(struct trapframe *tf);
+void irq_register(int irq, irq_handler_t handler);
+void irq_unmask(int irq);
+
+void syscall_init(void);
+void syscall_set_kernel_stack(uint64_t top);
+/* Called with every syscall frame; tf->rax holds the number. */
+void syscall_dispatch(struct trapframe *tf);
+
+/* kernel/entry.S: restore tf and return to user mode. */
+void __noreturn return_to_user(struct trapframe *tf);
+
+/* Print the registers of tf and a backtrace from its rbp. */
+void show_regs(const struct trapframe *tf);
+void show_backtrace(uint64_t rbp);
+#endif /* __ASSEMBLY__ */

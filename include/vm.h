@@ -1,0 +1,88 @@
+/*
+ * vm.h - user address spaces (mm/vm.c, mm/fault.c, mm/mmap.c).
+ *
+ * A struct mm is one process's view of user memory: a 4-level page table
+ * whose upper half is shared with the kernel, and a sorted list of areas
+ * (struct vma). Anonymous areas are filled with zero pages on first touch by
+ * the page-fault handler; callers that need a page present now (the ELF
+ * loader, the exec stack) use mm_write().
+ */
+#pragma once
+#include <kernel.h>
+
+/* Linux's TASK_SIZE and STACK_TOP on x86-64 (47-bit user half). */
+#define TASK_SIZE 0x00007ffffffff000UL
+#define STACK_TOP TASK_SIZE
+/* Where mmap() looks for free space when the caller gives no address. */
+#define MMAP_BASE 0x00007ff000000000UL
+
+/* Protection bits: the same values as PROT_READ/WRITE/EXEC. */
+#define VM_READ 0x1
+#define VM_WRITE 0x2
+#define VM_EXEC 0x4
+/* Kinds of area, for /proc and for brk's bookkeeping. */
+#define VM_STACK 0x100
+#define VM_HEAP 0x200
+
+struct vma {
+	uint64_t start, end; /* [start, end), page aligned */
+	unsigned flags;      /* VM_* */
+	struct vma *next;    /* sorted by address */
+};
+
+struct mm {
+	int users;           /* tasks sharing it (vfork); freed at 0 */
+	uint64_t *pml4;      /* direct-map address of the top table */
+	struct vma *vmas;
+	uint64_t start_code, end_code, start_data, end_data;
+	uint64_t start_brk, brk;
+	uint64_t start_stack;
+	uint64_t arg_start, arg_end, env_start, env_end;
+};
+
+struct mm *mm_create(void);             /* empty user half, users = 1; NULL if no memory */
+struct mm *mm_get(struct mm *mm);       /* users++ */
+void mm_put(struct mm *mm);             /* users--; at 0 frees every page and table */
+struct mm *mm_fork(struct mm *parent);  /* a copy of every area and page */
+void mm_activate(struct mm *mm);        /* load it into CR3 (NULL: kernel only) */
+
+/* The kernel's own top-level table (boot/boot.S builds it). Entry 256 maps
+ * all RAM at PHYS_MAP_BASE, entry 511 the kernel image; every mm shares
+ * these upper-half entries. paging_init() removes boot's identity map. */
+extern uint64_t boot_pml4[512];
+void paging_init(void);
+/* Page-table entry bits. */
+#define PTE_P (1UL << 0)
+#define PTE_W (1UL << 1)
+#define PTE_U (1UL << 2)
+#define PTE_PS (1UL << 7)
+#define PTE_NX (1UL << 63)
+#define PTE_ADDR 0x000ffffffffff000UL
+
+/*
+ * Add an area of zero-filled memory. Anything already mapped in
+ * [start, start+len) is unmapped first (MAP_FIXED semantics).
+ * Returns 0 or -errno (-ENOMEM, -EINVAL).
+ */
+int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags);
+int vma_unmap(struct mm *mm, uint64_t start, uint64_t len);
+int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot);
+struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NULL */
+/* A free range of len bytes (top-down from MMAP_BASE), or 0 if none. */
+uint64_t get_unmapped_area(struct mm *mm, uint64_t len);
+
+/*
+ * Copy into another address space (or the current one) through its page
+ * tables, faulting in pages of existing areas as needed, ignoring their
+ * write permission: this is how exec fills a new image before it runs.
+ * Returns 0 or -EFAULT (no area) or -ENOMEM.
+ */
+int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len);
+int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len);
+
+/*
+ * Called by the page-fault handler for an address below TASK_SIZE.
+ * err is the CPU's error code. Returns 0 if a page was supplied and the
+ * access may be retried, -EFAULT if the access is not allowed.
+ */
+int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);

@@ -1,0 +1,71 @@
+/*
+ * gdt.c - segments and the TSS. Long mode barely uses segments, but the
+ * CPU still needs descriptors for kernel and user code and data, laid out
+ * the way syscall/sysret expect, and a TSS that holds the stack to switch
+ * to when an interrupt arrives in user mode (rsp0) and a spare stack for
+ * double faults (ist1).
+ */
+#include <kernel.h>
+#include <trap.h>
+#include <x86.h>
+
+struct tss {
+	uint32_t reserved0;
+	uint64_t rsp0, rsp1, rsp2;
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3, iomap_base;
+} __packed;
+
+static struct tss tss;
+static uint8_t double_fault_stack[8192] __attribute__((aligned(16)));
+
+/* Descriptors: access byte and flags nibble as the manuals lay them out. */
+#define SEG(access, flags) (((uint64_t)(flags) << 52) | ((uint64_t)(access) << 40) | 0x000f00000000ffffUL)
+static uint64_t gdt[] = {
+	0,
+	SEG(0x9a, 0xa), /* 0x08 kernel code, 64-bit */
+	SEG(0x92, 0xc), /* 0x10 kernel data */
+	0,              /* 0x18 unused */
+	SEG(0xfa, 0xc), /* 0x20 user code, 32-bit (unused, for sysret's layout) */
+	SEG(0xf2, 0xc), /* 0x28 user data */
+	SEG(0xfa, 0xa), /* 0x30 user code, 64-bit */
+	0, 0,           /* 0x38 TSS, two slots */
+};
+
+struct desc_ptr {
+	uint16_t limit;
+	uint64_t base;
+} __packed;
+
+void tss_set_kernel_stack(uint64_t top)
+{
+	tss.rsp0 = top;
+}
+
+void gdt_init(void)
+{
+	uint64_t base = (uint64_t)&tss, limit = sizeof(tss) - 1;
+	struct desc_ptr ptr = { sizeof(gdt) - 1, (uint64_t)gdt };
+
+	tss.ist[0] = (uint64_t)double_fault_stack + sizeof(double_fault_stack);
+	tss.iomap_base = sizeof(tss);
+	gdt[7] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) |
+		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[8] = base >> 32;
+
+	__asm__ volatile("lgdt %0" ::"m"(ptr));
+	/* Reload the segment registers: cs by a far return, the rest directly. */
+	__asm__ volatile("pushq %0\n\t"
+			 "leaq 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"
+			 "lretq\n"
+			 "1:\n\t"
+			 "movl %1, %%eax\n\t"
+			 "movl %%eax, %%ds\n\t"
+			 "movl %%eax, %%es\n\t"
+			 "movl %%eax, %%ss\n\t"
+			 ::"i"((uint64_t)KERNEL_CS), "i"(KERNEL_DS) : "rax", "memory");
+	__asm__ volatile("ltr %w0" ::"r"(TSS_SEL));
+}

@@ -1,0 +1,32 @@
+/*
+ * ksyms.c - function names for backtraces. The table is generated from the
+ * first link of the kernel (scripts/gen-ksyms.sh) and linked into the second;
+ * in the first link it is absent, hence the weak references.
+ */
+#include <kernel.h>
+#include <ksyms.h>
+
+struct ksym {
+	uint64_t addr;
+	uint64_t name_offset;
+};
+
+extern const uint64_t ksyms_count __attribute__((weak));
+extern const struct ksym ksyms_table[] __attribute__((weak));
+extern const char ksyms_names[] __attribute__((weak));
+
+const char *ksym_lookup(uint64_t addr, uint64_t *offset)
+{
+	if (!&ksyms_count || ksyms_count == 0 || addr < ksyms_table[0].addr)
+		return NULL;
+	uint64_t lo = 0, hi = ksyms_count - 1;
+	while (lo < hi) { /* last symbol with address <= addr */
+		uint64_t mid = (lo + hi + 1) / 2;
+		if (ksyms_table[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*offset = addr - ksyms_table[lo].addr;
+	return ksyms_names + ksyms_table[lo].name_offset;
+}

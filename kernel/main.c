@@ -1,0 +1,56 @@
+/*
+ * main.c - kernel_main, where boot/boot.S hands over: bring the machine up
+ * piece by piece, then start init as process 1.
+ */
+#include <boot.h>
+#include <cmdline.h>
+#include <fs.h>
+#include <fpu.h>
+#include <kernel.h>
+#include <linux/binfmts.h>
+#include <mm.h>
+#include <sched.h>
+#include <serial.h>
+#include <timekeeping.h>
+#include <trap.h>
+#include <vm.h>
+
+void timer_init(void);
+void pic_init(void);
+
+static void load_initramfs(void)
+{
+	if (boot_info.nr_modules == 0) {
+		pr_warn("no initramfs: nothing to run\n");
+		return;
+	}
+	const struct boot_module *m = &boot_info.modules[0];
+	int err = unpack_initramfs(phys_to_virt(m->start), m->end - m->start);
+	if (err)
+		pr_err("Initramfs unpacking failed: error %d\n", err);
+}
+
+void kernel_main(uint32_t magic, uint64_t info_phys)
+{
+	serial_init();
+	multiboot_parse(magic, info_phys);
+	cmdline_parse(boot_info.cmdline);
+	time_init();
+	printk(KERN_INFO "Booting the execve teaching kernel (x86-64)\n");
+	printk(KERN_INFO "Command line: %s\n", boot_info.cmdline);
+
+	trap_init();
+	fpu_init();
+	page_alloc_init(&boot_info);
+	paging_init();
+	pic_init();
+	timer_init();
+	syscall_init();
+	sched_init();
+	vfs_init();
+	exec_init();
+	load_initramfs();
+
+	printk(KERN_INFO "Run %s as init process\n", init_path);
+	start_init(init_path, init_argv, init_envp);
+}

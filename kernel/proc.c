@@ -1,0 +1,163 @@
+/*
+ * proc.c - process bookkeeping: the task list, pids, kernel stacks, and
+ * the birth of init (pid 1).
+ */
+#include <cmdline.h>
+#include <errno.h>
+#include <fs.h>
+#include <kernel.h>
+#include <linux/binfmts.h>
+#include <mm.h>
+#include <power.h>
+#include <sched.h>
+#include <string.h>
+#include <trap.h>
+#include <vm.h>
+#include <x86.h>
+
+struct task *task_list;
+static pid_t next_pid = 1;
+
+extern char trap_return[], kernel_thread_start[];
+void __noreturn cpu_idle(void);
+
+struct task *first_task(void) { return task_list; }
+
+struct task *find_task(pid_t pid)
+{
+	for (struct task *t = task_list; t; t = t->next_task)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
+/* A pid not in use, counting up like Linux (wrapping at 32768). */
+static pid_t alloc_pid(void)
+{
+	for (;;) {
+		pid_t pid = next_pid++;
+		if (next_pid >= 32768)
+			next_pid = 2;
+		if (!find_task(pid))
+			return pid;
+	}
+}
+
+struct task *alloc_task(void)
+{
+	struct task *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->kstack = alloc_pages(KSTACK_PAGES);
+	if (!t->kstack) {
+		kfree(t);
+		return NULL;
+	}
+	t->pid = alloc_pid();
+	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
+	fpu_clear(&t->fpu);
+	t->state = TASK_SLEEPING; /* not runnable until its creator says so */
+	/* Append, so that the scheduler's round robin follows creation order. */
+	struct task **p = &task_list;
+	while (*p)
+		p = &(*p)->next_task;
+	*p = t;
+	return t;
+}
+
+void free_task(struct task *t)
+{
+	for (struct task **p = &task_list; *p; p = &(*p)->next_task) {
+		if (*p == t) {
+			*p = t->next_task;
+			break;
+		}
+	}
+	free_pages(t->kstack, KSTACK_PAGES);
+	kfree(t);
+}
+
+void task_set_comm(struct task *t, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
+}
+
+/* The callee-saved registers switch_context pops, then its return address. */
+struct switch_frame {
+	uint64_t r15, r14, r13, r12, rbx, rbp, ret;
+};
+
+void task_setup_user_return(struct task *t)
+{
+	struct switch_frame *sf = (struct switch_frame *)t->tf - 1;
+
+	memset(sf, 0, sizeof(*sf));
+	sf->ret = (uint64_t)trap_return;
+	t->ksp = (uint64_t)sf;
+}
+
+/* Run fn(arg) in kernel mode the first time t is scheduled. */
+static void task_setup_kernel_start(struct task *t, void (*fn)(void *), void *arg)
+{
+	struct switch_frame *sf = (struct switch_frame *)t->tf - 1;
+
+	memset(sf, 0, sizeof(*sf));
+	sf->rbx = (uint64_t)fn;
+	sf->r12 = (uint64_t)arg;
+	sf->ret = (uint64_t)kernel_thread_start;
+	t->ksp = (uint64_t)sf;
+}
+
+struct init_request {
+	const char *path;
+	char *const *argv, *const *envp;
+};
+
+/* pid 1's first steps, in its own context: exec init, enter user mode. */
+static void init_task_start(void *arg)
+{
+	struct init_request *req = arg;
+	int err;
+
+	sti();
+	err = kernel_execve(req->path, req->argv, req->envp);
+	if (err) {
+		pr_err("Failed to execute %s (error %d)\n", req->path, err);
+		panic("No working init found.  Try passing init= option to kernel.");
+	}
+	return_to_user(current->tf);
+}
+
+void start_init(const char *path, char *const argv[], char *const envp[])
+{
+	static struct init_request req;
+	struct task *t = alloc_task();
+
+	if (!t)
+		panic("out of memory creating init");
+	t->files = files_alloc();
+	t->fs = fs_alloc_root();
+	if (!t->files || !t->fs)
+		panic("out of memory creating init");
+	/* fds 0, 1 and 2 on /dev/console, as Linux's console_on_rootfs(). */
+	struct file *console = open_console();
+	if (IS_ERR(console)) {
+		pr_warn("Warning: unable to open an initial console.\n");
+	} else {
+		fd_install_lowest(t->files, console, false);
+		fd_install_lowest(t->files, get_file(console), false);
+		fd_install_lowest(t->files, get_file(console), false);
+	}
+	t->pgid = t->sid = t->pid;
+	task_set_comm(t, path);
+	t->tf->cs = USER_CS;
+	t->tf->ss = USER_DS;
+	t->tf->rflags = 0x202;
+	req = (struct init_request){ path, argv, envp };
+	task_setup_kernel_start(t, init_task_start, &req);
+	t->state = TASK_RUNNABLE;
+	cpu_idle();
+}

@@ -1,0 +1,140 @@
+/*
+ * sched.c - the scheduler: round robin over runnable tasks on one CPU.
+ *
+ * Task 0 is the boot context; it becomes the idle task, which halts until
+ * an interrupt makes someone runnable. The timer tick sets need_resched;
+ * the switch happens on the way back to user mode (the kernel itself is
+ * not preempted), or when a task sleeps.
+ */
+#include <errno.h>
+#include <kernel.h>
+#include <sched.h>
+#include <trap.h>
+#include <vm.h>
+#include <x86.h>
+
+struct task *current;
+bool need_resched;
+
+static struct task idle_task = { .comm = "swapper", .state = TASK_RUNNABLE };
+extern struct task *task_list; /* kernel/proc.c */
+
+void switch_context(uint64_t *save_ksp, uint64_t new_ksp);
+
+#define TIME_SLICE_TICKS 2
+static unsigned slice_left = TIME_SLICE_TICKS;
+
+void sched_init(void)
+{
+	current = &idle_task;
+}
+
+/* The next runnable task after current, round robin; idle if none. */
+static struct task *pick_next(void)
+{
+	struct task *start = current == &idle_task || !current->next_task ? task_list : current->next_task;
+	struct task *t = start;
+
+	if (!t)
+		return &idle_task;
+	do {
+		if (t->state == TASK_RUNNABLE)
+			return t;
+		t = t->next_task ? t->next_task : task_list;
+	} while (t != start);
+	return &idle_task;
+}
+
+void schedule(void)
+{
+	uint64_t flags = irq_save();
+	struct task *prev = current, *next = pick_next();
+
+	need_resched = false;
+	slice_left = TIME_SLICE_TICKS;
+	if (next != prev) {
+		if (prev != &idle_task)
+			fpu_save(&prev->fpu);
+		current = next;
+		if (next != &idle_task) {
+			fpu_restore(&next->fpu);
+			uint64_t top = (uint64_t)next->kstack + KSTACK_SIZE;
+			tss_set_kernel_stack(top);
+			syscall_set_kernel_stack(top);
+			mm_activate(next->mm);
+			wrmsr(MSR_FS_BASE, next->fs_base);
+			wrmsr(MSR_GS_BASE, next->gs_base);
+		}
+		switch_context(&prev->ksp, next->ksp);
+	}
+	irq_restore(flags);
+}
+
+void sleep_on(void *chan)
+{
+	current->wait_chan = chan;
+	current->state = TASK_SLEEPING;
+	schedule();
+	current->wait_chan = NULL;
+}
+
+void wakeup(void *chan)
+{
+	uint64_t flags = irq_save();
+
+	for (struct task *t = task_list; t; t = t->next_task)
+		if (t->state == TASK_SLEEPING && t->wait_chan == chan)
+			t->state = TASK_RUNNABLE;
+	irq_restore(flags);
+}
+
+void make_runnable(struct task *t)
+{
+	if (t->state == TASK_SLEEPING)
+		t->state = TASK_RUNNABLE;
+}
+
+int sleep_until(uint64_t when)
+{
+	int ret = 0;
+	uint64_t flags = irq_save();
+
+	current->wake_at = when;
+	while (jiffies < when) {
+		if (current->sigpending) {
+			ret = -EINTR;
+			break;
+		}
+		sleep_on(&current->wake_at);
+	}
+	current->wake_at = 0;
+	irq_restore(flags);
+	return ret;
+}
+
+/* Called by the timer interrupt, with interrupts off. */
+void sched_tick(void)
+{
+	for (struct task *t = task_list; t; t = t->next_task)
+		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at)
+			t->state = TASK_RUNNABLE;
+	if (current == &idle_task || --slice_left == 0)
+		need_resched = true;
+}
+
+void fpu_reset_current(void)
+{
+	fpu_clear(&current->fpu);
+	fpu_restore(&current->fpu);
+}
+
+/* The idle loop: wait for interrupts, run whoever becomes runnable. */
+void __noreturn cpu_idle(void)
+{
+	for (;;) {
+		cli();
+		schedule();
+		/* sti takes effect after the next instruction: no lost wake-up. */
+		__asm__ volatile("sti; hlt" ::: "memory");
+	}
+}

@@ -1,0 +1,71 @@
+/*
+ * syscall.c - the system call table and dispatcher.
+ *
+ * User code executes `syscall` with the number in rax and up to six
+ * arguments in rdi, rsi, rdx, r10, r8, r9; kernel/entry.S saves them in a
+ * trapframe and calls syscall_dispatch, which puts the result (or -errno)
+ * back in rax. "strace" on the command line logs every call.
+ */
+#include <errno.h>
+#include <kernel.h>
+#include <sched.h>
+#include <syscalls.h>
+#include <trap.h>
+#include <x86.h>
+
+#define NR_SYSCALLS 512
+
+/* Casting through void (*)(void) tells the compiler the mismatch of
+ * prototypes is intended: every handler takes integer-sized arguments. */
+#define TABLE_ENTRY(nr, name) [nr] = (syscall_fn)(void (*)(void))sys_##name,
+static const syscall_fn syscall_table[NR_SYSCALLS] = { SYSCALL_LIST(TABLE_ENTRY) };
+
+#define NAME_ENTRY(nr, name) [nr] = #name,
+static const char *const syscall_names[NR_SYSCALLS] = { SYSCALL_LIST(NAME_ENTRY) };
+
+extern char syscall_entry[];
+extern uint64_t syscall_kernel_rsp;
+
+void syscall_init(void)
+{
+	/* sysret would use 0x20+16 | 3 = 0x33 and 0x20+8 | 3 = 0x2b; syscall
+	 * enters with cs 0x08 and ss 0x10. */
+	wrmsr(MSR_STAR, ((uint64_t)(USER32_CS & ~3) << 48) | ((uint64_t)KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	/* Clear IF, TF, DF and AC on entry. */
+	wrmsr(MSR_FMASK, 0x200 | 0x100 | 0x400 | 0x40000);
+}
+
+void syscall_set_kernel_stack(uint64_t top)
+{
+	syscall_kernel_rsp = top;
+}
+
+static void strace_log(uint64_t nr, const struct trapframe *tf, const uint64_t args[6], long ret)
+{
+	const char *name = nr < NR_SYSCALLS ? syscall_names[nr] : NULL;
+	char nbuf[24];
+
+	if (!name) {
+		snprintf(nbuf, sizeof(nbuf), "syscall_%lu", nr);
+		name = nbuf;
+	}
+	(void)tf;
+	/* KERN_ERR so that the trace shows even with "quiet". */
+	printk(KERN_ERR "strace: %d %s(0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx) = %ld\n",
+	       current->pid, name, args[0], args[1], args[2], args[3], args[4], args[5], ret);
+}
+
+void syscall_dispatch(struct trapframe *tf)
+{
+	uint64_t nr = tf->rax;
+	uint64_t args[6] = { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 };
+	long ret = -ENOSYS;
+
+	if (nr < NR_SYSCALLS && syscall_table[nr])
+		ret = syscall_table[nr](args[0], args[1], args[2], args[3], args[4], args[5]);
+	tf->rax = ret;
+	if (cmdline_strace)
+		strace_log(nr, tf, args, ret);
+	prepare_return_to_user(tf);
+}

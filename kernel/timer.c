@@ -1,0 +1,34 @@
+/*
+ * timer.c - the periodic tick: PIT channel 0 at HZ (100) interrupts a
+ * second. Each tick counts jiffies, wakes sleepers whose time has come and,
+ * if it interrupted user code, lets the scheduler pick another task.
+ */
+#include <kernel.h>
+#include <sched.h>
+#include <trap.h>
+#include <x86.h>
+
+#define PIT_HZ 1193182
+#define IRQ_TIMER 0
+
+volatile uint64_t jiffies;
+
+void sched_tick(void);
+
+static void timer_interrupt(struct trapframe *tf)
+{
+	(void)tf;
+	jiffies++;
+	sched_tick();
+}
+
+void timer_init(void)
+{
+	uint16_t divisor = PIT_HZ / HZ;
+
+	outb(0x43, 0x34); /* channel 0, lobyte/hibyte, rate generator */
+	outb(0x40, divisor & 0xff);
+	outb(0x40, divisor >> 8);
+	irq_register(IRQ_TIMER, timer_interrupt);
+	irq_unmask(IRQ_TIMER);
+}

@@ -1,0 +1,198 @@
+/*
+ * traps.c - the interrupt descriptor table and what happens on each trap.
+ *
+ * A fault in user mode becomes a signal for the process (Linux's choice of
+ * signal and its log line); a fault in kernel mode is a kernel bug, except
+ * a page fault inside a user-copy routine, which becomes -EFAULT. An oops
+ * prints the registers and a backtrace, then stops QEMU.
+ */
+#include <errno.h>
+#include <kernel.h>
+#include <ksyms.h>
+#include <power.h>
+#include <sched.h>
+#include <trap.h>
+#include <uaccess.h>
+#include <vm.h>
+#include <x86.h>
+
+void gdt_init(void);
+void irq_dispatch(struct trapframe *tf);
+
+struct idt_gate {
+	uint16_t offset_low, selector;
+	uint8_t ist, type;
+	uint16_t offset_mid;
+	uint32_t offset_high, reserved;
+} __packed;
+
+static struct idt_gate idt[256];
+extern char isr_stubs[];
+
+#define VEC_DIVIDE 0
+#define VEC_DEBUG 1
+#define VEC_BREAKPOINT 3
+#define VEC_INVALID_OP 6
+#define VEC_DOUBLE_FAULT 8
+#define VEC_GP 13
+#define VEC_PAGE_FAULT 14
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "int3", "overflow", "bounds",
+	"invalid opcode", "device not available", "double fault",
+	"coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack segment", "general protection fault", "page fault", "reserved",
+	"x87 floating point", "alignment check", "machine check",
+	"SIMD floating point", "virtualization", "control protection",
+};
+
+static void set_gate(int vec, void *handler, int dpl, int ist)
+{
+	uint64_t a = (uint64_t)handler;
+	idt[vec] = (struct idt_gate){
+		.offset_low = a & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type = 0x8e | (dpl << 5), /* present, 64-bit interrupt gate */
+		.offset_mid = (a >> 16) & 0xffff,
+		.offset_high = a >> 32,
+	};
+}
+
+void trap_init(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __packed ptr = { sizeof(idt) - 1, (uint64_t)idt };
+
+	gdt_init();
+	for (int v = 0; v < 48; v++)
+		set_gate(v, isr_stubs + 16 * v, 0, v == VEC_DOUBLE_FAULT ? 1 : 0);
+	/* int3 may be used from user mode, as on Linux. */
+	set_gate(VEC_BREAKPOINT, isr_stubs + 16 * VEC_BREAKPOINT, 3, 0);
+	__asm__ volatile("lidt %0" ::"m"(ptr));
+}
+
+void show_backtrace(uint64_t rbp)
+{
+	printk(KERN_EMERG "Call Trace:\n");
+	for (int depth = 0; depth < 32 && rbp >= PHYS_MAP_BASE && !(rbp & 7); depth++) {
+		uint64_t *frame = (uint64_t *)rbp;
+		uint64_t ret = frame[1], off;
+		const char *name = ksym_lookup(ret, &off);
+		if (name)
+			printk(KERN_EMERG " [<%016lx>] %s+0x%lx\n", ret, name, off);
+		else
+			printk(KERN_EMERG " [<%016lx>] ?\n", ret);
+		rbp = frame[0];
+	}
+}
+
+void show_regs(const struct trapframe *tf)
+{
+	uint64_t off;
+	const char *name = ksym_lookup(tf->rip, &off);
+
+	printk(KERN_EMERG "RIP: %04lx:%016lx %s+0x%lx\n", tf->cs, tf->rip, name ? name : "?", name ? off : 0);
+	printk(KERN_EMERG "RSP: %04lx:%016lx EFLAGS: %08lx\n", tf->ss, tf->rsp, tf->rflags);
+	printk(KERN_EMERG "RAX: %016lx RBX: %016lx RCX: %016lx\n", tf->rax, tf->rbx, tf->rcx);
+	printk(KERN_EMERG "RDX: %016lx RSI: %016lx RDI: %016lx\n", tf->rdx, tf->rsi, tf->rdi);
+	printk(KERN_EMERG "RBP: %016lx R08: %016lx R09: %016lx\n", tf->rbp, tf->r8, tf->r9);
+	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n", tf->r10, tf->r11, tf->r12);
+	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n", tf->r13, tf->r14, tf->r15);
+	printk(KERN_EMERG "CR2: %016lx CR3: %016lx\n", read_cr2(), read_cr3());
+}
+
+/* A fault the kernel caused itself: report it and stop. */
+static void __noreturn kernel_oops(struct trapframe *tf, uint64_t cr2)
+{
+	const char *what = tf->vector < 32 ? exception_names[tf->vector] : "unexpected interrupt";
+
+	if (tf->vector == VEC_PAGE_FAULT)
+		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n", cr2);
+	printk(KERN_EMERG "Oops: %s, error code 0x%lx, vector %lu%s\n", what ? what : "exception",
+	       tf->error, tf->vector, current ? "" : " (no task)");
+	if (current)
+		printk(KERN_EMERG "Task: %s (pid %d)\n", current->comm, current->pid);
+	show_regs(tf);
+	show_backtrace(tf->rbp);
+	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
+	machine_halt_with_error();
+}
+
+/* A fault in user mode: log it as Linux does (KERN_INFO) and signal. */
+static void user_fault(struct trapframe *tf, uint64_t cr2)
+{
+	int sig = SIGSEGV;
+
+	switch (tf->vector) {
+	case VEC_PAGE_FAULT:
+		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n",
+		       current->comm, current->pid, cr2, tf->rip, tf->rsp, tf->error);
+		break;
+	case VEC_DIVIDE:
+		sig = SIGFPE;
+		goto trap;
+	case VEC_INVALID_OP:
+		sig = SIGILL;
+		goto trap;
+	case VEC_DEBUG:
+	case VEC_BREAKPOINT:
+		sig = SIGTRAP;
+		goto trap;
+	default:
+	trap:
+		printk(KERN_INFO "traps: %s[%d] %s ip:%lx sp:%lx error:%lx\n",
+		       current->comm, current->pid,
+		       tf->vector < 32 && exception_names[tf->vector] ? exception_names[tf->vector] : "trap",
+		       tf->rip, tf->rsp, tf->error);
+	}
+	send_sig(sig, current);
+}
+
+static void page_fault(struct trapframe *tf)
+{
+	uint64_t cr2 = read_cr2();
+
+	if (cr2 < TASK_SIZE && current && current->mm) {
+		/* Interrupts may be re-enabled now that cr2 is read. */
+		int err = handle_mm_fault(current->mm, cr2, tf->error);
+		if (err == 0)
+			return;
+		if (trap_from_user(tf)) {
+			if (err == -ENOMEM) {
+				printk(KERN_ERR "Out of memory: killed process %d (%s)\n", current->pid, current->comm);
+				send_sig(SIGKILL, current);
+				return;
+			}
+			user_fault(tf, cr2);
+			return;
+		}
+	}
+	if (trap_from_user(tf)) {
+		user_fault(tf, cr2);
+		return;
+	}
+	uint64_t fixup = uaccess_fixup(tf->rip);
+	if (fixup) {
+		tf->rip = fixup;
+		return;
+	}
+	kernel_oops(tf, cr2);
+}
+
+void trap_handler(struct trapframe *tf)
+{
+	if (tf->vector >= IRQ_BASE)
+		irq_dispatch(tf);
+	else if (tf->vector == VEC_PAGE_FAULT)
+		page_fault(tf);
+	else if (trap_from_user(tf))
+		user_fault(tf, 0);
+	else
+		kernel_oops(tf, read_cr2());
+
+	if (trap_from_user(tf))
+		prepare_return_to_user(tf);
+}

@@ -1,0 +1,79 @@
+/*
+ * mm/internal.h - what the files of mm/ share with each other and with no
+ * one else. The rest of the kernel uses include/mm.h and include/vm.h.
+ */
+#pragma once
+#include <kernel.h>
+#include <mm.h>
+#include <vm.h>
+
+/* ---- mm/page_alloc.c ---- */
+
+/* One past the highest frame number the allocator manages. */
+extern uint64_t max_pfn;
+
+/* ---- mm/kmalloc.c ---- */
+
+/* Called at the end of page_alloc_init: sets up kmalloc's per-frame
+ * descriptors, so kmalloc works from then on. */
+void kmalloc_init(void);
+
+/* ---- whole pages, with string instructions (faster than byte loops) ---- */
+
+static inline void zero_page(void *page)
+{
+	void *d = page;
+	uint64_t n = PAGE_SIZE / 8;
+	__asm__ volatile("rep stosq" : "+D"(d), "+c"(n) : "a"(0UL) : "memory");
+}
+
+static inline void copy_page(void *dst, const void *src)
+{
+	void *d = dst;
+	const void *s = src;
+	uint64_t n = PAGE_SIZE / 8;
+	__asm__ volatile("rep movsq" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+/* ---- mm/pgtable.c: the 4-level page tables of one address space ---- */
+
+/*
+ * A software bit (the CPU ignores bits 9-11): the entry holds a frame of a
+ * PROT_NONE area. Such an entry is not present (any access faults) but
+ * keeps its frame, so mprotect can make the page accessible again.
+ */
+#define PTE_PROTNONE (1UL << 9)
+/* The entry holds a frame, accessible or not. */
+static inline bool pte_has_page(uint64_t pte) { return pte & (PTE_P | PTE_PROTNONE); }
+static inline void *pte_page(uint64_t pte) { return phys_to_virt(pte & PTE_ADDR); }
+
+/* The last-level bits for an area with these VM_* flags. */
+uint64_t vm_pte_flags(unsigned vm_flags);
+
+/*
+ * The last-level entry for va, or NULL if a table on the way is missing.
+ * With create, missing tables are allocated (NULL then means no memory).
+ */
+uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create);
+
+/* Free every frame mapped in [start, end) and the tables left empty. */
+void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end);
+/* Give every frame mapped in [start, end) these last-level bits. */
+void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_flags);
+/* Copy the user half of src into the empty user half of dst, every page
+ * duplicated. 0 or -ENOMEM (dst then holds a partial copy: free it). */
+int pgtable_copy(uint64_t *dst, const uint64_t *src);
+/* Free the whole user half: frames and tables (not the pml4 itself). */
+void pgtable_free_user(uint64_t *pml4);
+
+/* Flush the TLB for [start, end) if pml4 is the one loaded in CR3. */
+void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end);
+
+/* ---- mm/fault.c ---- */
+
+/* Make sure the page holding va (inside area v) has a frame; returns its
+ * last-level entry, or NULL if out of memory. */
+uint64_t *fault_in_page(struct mm *mm, const struct vma *v, uint64_t va);
+
+/* Lowest address mmap hands out or accepts (Linux's mmap_min_addr). */
+#define MMAP_MIN_ADDR 0x10000UL

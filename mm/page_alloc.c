@@ -1,0 +1,186 @@
+/*
+ * page_alloc.c - the physical frame allocator.
+ *
+ * Design notes:
+ *  - One bit per 4 KiB frame of the first 4 GiB: 1 = in use or not RAM,
+ *    0 = free. 4 GiB is the limit because boot maps only that much into the
+ *    direct map, and a frame we cannot reach is useless to us. The bitmap is
+ *    a static array (128 KiB of .bss), so it needs no memory to bootstrap.
+ *  - At init everything starts "in use"; the usable regions from the boot
+ *    loader are then freed, and the ranges that hold something (low 1 MiB,
+ *    the kernel image, the multiboot info, the modules) are taken again.
+ *  - Allocation scans the bitmap a 64-bit word at a time, starting where the
+ *    last allocation succeeded (a "next fit" hint), so the usual case is fast.
+ *  - Frames are zeroed when they are handed out, never when they are freed:
+ *    callers always get clean memory, and no data leaks between processes.
+ */
+#include <boot.h>
+#include <mm.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_PHYS (4UL << 30)              /* what the direct map covers */
+#define MAX_FRAMES (MAX_PHYS / PAGE_SIZE) /* 1 Mi frames */
+#define LOW_MEMORY (1UL << 20)            /* BIOS, real-mode stuff: never used */
+
+static uint64_t frame_bitmap[MAX_FRAMES / 64];
+
+uint64_t max_pfn;        /* one past the highest usable frame */
+static uint64_t min_pfn; /* the first frame above LOW_MEMORY */
+static size_t total_frames, free_frames;
+static uint64_t next_hint; /* where the next single-frame search starts */
+
+static bool frame_used(uint64_t pfn) { return frame_bitmap[pfn / 64] >> (pfn % 64) & 1; }
+static void set_used(uint64_t pfn) { frame_bitmap[pfn / 64] |= 1UL << (pfn % 64); }
+static void set_free(uint64_t pfn) { frame_bitmap[pfn / 64] &= ~(1UL << (pfn % 64)); }
+
+/* Mark the frames overlapping physical [start, end) as used. */
+static void reserve_range(uint64_t start, uint64_t end)
+{
+	uint64_t first = start / PAGE_SIZE;
+	uint64_t last = MIN(ALIGN_UP(end, PAGE_SIZE), MAX_PHYS) / PAGE_SIZE;
+	for (uint64_t pfn = first; pfn < last; pfn++) {
+		if (!frame_used(pfn)) {
+			set_used(pfn);
+			free_frames--;
+		}
+	}
+}
+
+/* Mark the whole frames inside physical [base, base+len) as free RAM. */
+static void add_region(uint64_t base, uint64_t len)
+{
+	if (base >= MAX_PHYS)
+		return;
+	uint64_t first = ALIGN_UP(base, PAGE_SIZE) / PAGE_SIZE;
+	uint64_t last = ALIGN_DOWN(MIN(base + len, MAX_PHYS), PAGE_SIZE) / PAGE_SIZE;
+	for (uint64_t pfn = first; pfn < last; pfn++) {
+		if (frame_used(pfn)) { /* regions might overlap: count once */
+			set_free(pfn);
+			free_frames++;
+			total_frames++;
+		}
+	}
+	if (last > max_pfn)
+		max_pfn = last;
+}
+
+void page_alloc_init(const struct boot_info *bi)
+{
+	memset(frame_bitmap, 0xff, sizeof(frame_bitmap));
+	for (int i = 0; i < bi->nr_regions; i++)
+		add_region(bi->regions[i].base, bi->regions[i].len);
+
+	reserve_range(0, LOW_MEMORY);
+	reserve_range(bi->kernel_start, bi->kernel_end);
+	if (bi->info_end > bi->info_start)
+		reserve_range(bi->info_start, bi->info_end);
+	for (int i = 0; i < bi->nr_modules; i++)
+		reserve_range(bi->modules[i].start, bi->modules[i].end);
+
+	min_pfn = LOW_MEMORY / PAGE_SIZE;
+	next_hint = min_pfn;
+	if (max_pfn == 0)
+		panic("page_alloc_init: the boot loader reported no usable memory");
+
+	kmalloc_init();
+	printk(KERN_INFO "Memory: %luK/%luK available (%luK kernel, %luK reserved)\n",
+	       (unsigned long)(free_frames * 4), (unsigned long)(total_frames * 4),
+	       (unsigned long)(ALIGN_UP(bi->kernel_end - bi->kernel_start, PAGE_SIZE) / 1024),
+	       (unsigned long)((total_frames - free_frames) * 4));
+}
+
+/* Take frames [first, first+n), which are free, and return them zeroed. */
+static void *take_frames(uint64_t first, size_t n)
+{
+	for (uint64_t pfn = first; pfn < first + n; pfn++) {
+		set_used(pfn);
+		zero_page(phys_to_virt(pfn * PAGE_SIZE));
+	}
+	free_frames -= n;
+	return phys_to_virt(first * PAGE_SIZE);
+}
+
+/* The first free frame in [from, to), or 0 if none: whole words of used
+ * frames are skipped at once. */
+static uint64_t find_free_frame(uint64_t from, uint64_t to)
+{
+	uint64_t pfn = from;
+	while (pfn < to) {
+		uint64_t word = frame_bitmap[pfn / 64] | ((1UL << (pfn % 64)) - 1);
+		if (word != ~0UL) {
+			uint64_t found = ALIGN_DOWN(pfn, 64) + __builtin_ctzl(~word);
+			return found < to ? found : 0;
+		}
+		pfn = ALIGN_DOWN(pfn, 64) + 64;
+	}
+	return 0;
+}
+
+void *alloc_page(void)
+{
+	if (free_frames == 0)
+		return NULL;
+	uint64_t pfn = find_free_frame(next_hint, max_pfn);
+	if (!pfn)
+		pfn = find_free_frame(min_pfn, next_hint);
+	if (!pfn)
+		return NULL;
+	next_hint = pfn + 1;
+	return take_frames(pfn, 1);
+}
+
+void *alloc_pages(size_t n)
+{
+	if (n == 0 || n > free_frames)
+		return NULL;
+	if (n == 1)
+		return alloc_page();
+	/* First fit: walk the bitmap counting the length of the current run
+	 * of free frames, skipping fully used words at once. */
+	size_t run = 0;
+	uint64_t pfn = min_pfn;
+	while (pfn < max_pfn) {
+		if (frame_bitmap[pfn / 64] == ~0UL) {
+			run = 0;
+			pfn = ALIGN_DOWN(pfn, 64) + 64;
+			continue;
+		}
+		if (frame_used(pfn))
+			run = 0;
+		else if (++run == n)
+			return take_frames(pfn + 1 - n, n);
+		pfn++;
+	}
+	return NULL;
+}
+
+/* The frame number of a page the allocator handed out; a bad pointer is a
+ * kernel bug. */
+static uint64_t page_to_pfn(const void *page)
+{
+	uint64_t va = (uint64_t)page;
+	BUG_ON(va < PHYS_MAP_BASE || va % PAGE_SIZE);
+	uint64_t pfn = (va - PHYS_MAP_BASE) / PAGE_SIZE;
+	BUG_ON(pfn < min_pfn || pfn >= max_pfn);
+	return pfn;
+}
+
+void free_pages(void *first, size_t n)
+{
+	uint64_t pfn = page_to_pfn(first);
+	BUG_ON(pfn + n > max_pfn);
+	for (uint64_t i = pfn; i < pfn + n; i++) {
+		BUG_ON(!frame_used(i)); /* double free */
+		set_free(i);
+	}
+	free_frames += n;
+	if (pfn < next_hint)
+		next_hint = pfn; /* keep memory use low and compact */
+}
+
+void free_page(void *page) { free_pages(page, 1); }
+
+size_t nr_free_pages(void) { return free_frames; }
+size_t nr_total_pages(void) { return total_frames; }

@@ -1,0 +1,77 @@
+/*
+ * uaccess.S - the only instructions in the kernel that touch user memory.
+ *
+ * Design notes:
+ *  - mm/uaccess.c checks the address range, then calls one of these
+ *    routines with the current process's page tables loaded. The routines
+ *    simply load and store; a user page that is not there yet faults, and
+ *    the page-fault handler (kernel/traps.c) tries demand paging first.
+ *  - If the fault cannot be satisfied (a bad pointer), the handler asks
+ *    uaccess_fixup(rip): for any rip between uaccess_begin and uaccess_end
+ *    it resumes at uaccess_fault, which returns -EFAULT to the C caller.
+ *  - That single exit works for all routines because none of them uses the
+ *    stack: at any instruction, (%rsp) is still the caller's return address.
+ *  - System V ABI: arguments in rdi, rsi, rdx; result in rax; rcx, rdx,
+ *    rsi, rdi, r8-r11 may be clobbered; the direction flag is clear.
+ */
+#include <errno.h>
+
+	.text
+	.globl uaccess_begin, uaccess_end, uaccess_fault
+	.globl __uaccess_copy, __uaccess_clear, __uaccess_strncpy, __uaccess_strnlen
+
+uaccess_begin:
+
+/* long __uaccess_copy(void *dst, const void *src, size_t n): 0 or -EFAULT. */
+__uaccess_copy:
+	mov	%rdx, %rcx
+	rep movsb			/* copy rcx bytes from (rsi) to (rdi) */
+	xor	%eax, %eax
+	ret
+
+/* long __uaccess_clear(void *dst, size_t n): 0 or -EFAULT. */
+__uaccess_clear:
+	mov	%rsi, %rcx
+	xor	%eax, %eax
+	rep stosb			/* store al (0) into rcx bytes at (rdi) */
+	ret
+
+/*
+ * long __uaccess_strncpy(char *dst, const char *src, long n): copy bytes
+ * up to and including a NUL, at most n. Returns the length before the NUL,
+ * n if there was no NUL in n bytes, or -EFAULT.
+ */
+__uaccess_strncpy:
+	xor	%eax, %eax		/* rax = index of the next byte */
+1:	cmp	%rdx, %rax
+	je	2f			/* n bytes and no NUL */
+	movb	(%rsi,%rax), %cl
+	movb	%cl, (%rdi,%rax)
+	test	%cl, %cl
+	jz	2f			/* the NUL: rax is the length */
+	inc	%rax
+	jmp	1b
+2:	ret
+
+/*
+ * long __uaccess_strnlen(const char *s, long n): the length of s before its
+ * NUL, n if there is no NUL in n bytes, or -EFAULT.
+ */
+__uaccess_strnlen:
+	xor	%eax, %eax
+1:	cmp	%rsi, %rax
+	je	2f
+	cmpb	$0, (%rdi,%rax)
+	je	2f
+	inc	%rax
+	jmp	1b
+2:	ret
+
+/* Where a faulting routine resumes (see uaccess_fixup). */
+uaccess_fault:
+	mov	$-EFAULT, %rax
+	ret
+
+uaccess_end:
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,296 @@
+/*
+ * vm.c - address spaces (struct mm) and their areas (struct vma).
+ *
+ * Design notes:
+ *  - An mm is a PML4 plus a list of areas sorted by address. The areas say
+ *    what may be mapped where (and with what rights); the page tables say
+ *    what is mapped now. Anonymous memory is demand-zero: an area starts
+ *    with no frames at all, and mm/fault.c adds them on first touch.
+ *  - Every PML4 shares the kernel's upper half (entries 256..511, copied
+ *    from boot_pml4 once and never changed), so system calls and interrupts
+ *    run with any process's tables loaded.
+ *  - Changing a range (map, unmap, protect) first splits the areas that
+ *    straddle its ends, so the range is made of whole areas; then those
+ *    areas are dropped or changed, and neighbours that ended up alike are
+ *    merged again. A split that fails for lack of memory leaves the list
+ *    valid, only cut in more pieces than needed.
+ *  - fork copies every page (copy-on-write is a later improvement).
+ */
+#include <errno.h>
+#include <mm.h>
+#include <string.h>
+#include <vm.h>
+#include <x86.h>
+
+#include "internal.h"
+
+/* ---- the kernel's own tables ---- */
+
+void paging_init(void)
+{
+	/* boot/boot.S identity-maps the first GiB so that its 32-bit code can
+	 * turn paging on; the kernel now runs in the upper half only. The
+	 * user half of boot_pml4 must be empty: it is what kernel-only tasks
+	 * (and mm_activate(NULL)) run with. */
+	for (int i = 0; i < 256; i++)
+		boot_pml4[i] = 0;
+	write_cr3(virt_to_phys(boot_pml4));
+}
+
+/* ---- areas ---- */
+
+/* [start, start+len) rounded to pages, or -EINVAL if start is unaligned,
+ * len is 0, or the range leaves the user half. */
+static int user_range(uint64_t start, uint64_t len, uint64_t *end)
+{
+	if (start % PAGE_SIZE || len == 0 || len > TASK_SIZE)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (start > TASK_SIZE - len)
+		return -EINVAL;
+	*end = start + len;
+	return 0;
+}
+
+struct vma *vma_find(struct mm *mm, uint64_t addr)
+{
+	for (struct vma *v = mm->vmas; v && v->start <= addr; v = v->next)
+		if (addr < v->end)
+			return v;
+	return NULL;
+}
+
+/* Cut v in two at addr (v->start < addr < v->end); v keeps the lower part. */
+static int vma_split(struct vma *v, uint64_t addr)
+{
+	struct vma *upper = kmalloc(sizeof(*upper));
+	if (!upper)
+		return -ENOMEM;
+	*upper = (struct vma){ .start = addr, .end = v->end, .flags = v->flags, .next = v->next };
+	v->end = addr;
+	v->next = upper;
+	return 0;
+}
+
+/* Split the areas that straddle start or end, so that [start, end) is made
+ * of whole areas. 0 or -ENOMEM. */
+static int split_at(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next) {
+		int err = 0;
+		if (v->start < start && start < v->end)
+			err = vma_split(v, start); /* the upper part comes next */
+		else if (v->start < end && end < v->end)
+			err = vma_split(v, end);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Join neighbours that touch and have the same flags. */
+static void merge_areas(struct mm *mm)
+{
+	struct vma *v = mm->vmas;
+	while (v && v->next) {
+		struct vma *n = v->next;
+		if (v->end == n->start && v->flags == n->flags) {
+			v->end = n->end;
+			v->next = n->next;
+			kfree(n);
+		} else {
+			v = n;
+		}
+	}
+}
+
+/* Put new into the sorted list; it must not overlap any area. */
+static void insert_area(struct mm *mm, struct vma *new)
+{
+	struct vma **pp = &mm->vmas;
+	while (*pp && (*pp)->start < new->start)
+		pp = &(*pp)->next;
+	new->next = *pp;
+	*pp = new;
+}
+
+int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
+{
+	uint64_t end;
+	int err = user_range(start, len, &end);
+	if (err)
+		return err;
+	err = split_at(mm, start, end);
+	if (err)
+		return err;
+	/* Now every area is either wholly inside [start, end) or outside. */
+	struct vma **pp = &mm->vmas;
+	while (*pp && (*pp)->start < end) {
+		struct vma *v = *pp;
+		if (v->start >= start) {
+			*pp = v->next;
+			kfree(v);
+		} else {
+			pp = &v->next;
+		}
+	}
+	pgtable_unmap(mm->pml4, start, end);
+	tlb_flush_range(mm->pml4, start, end);
+	return 0;
+}
+
+int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags)
+{
+	uint64_t end;
+	int err = user_range(start, len, &end);
+	if (err)
+		return err;
+	struct vma *new = kmalloc(sizeof(*new)); /* before anything changes */
+	if (!new)
+		return -ENOMEM;
+	err = vma_unmap(mm, start, len);
+	if (err) {
+		kfree(new);
+		return err;
+	}
+	*new = (struct vma){ .start = start, .end = end, .flags = flags };
+	insert_area(mm, new);
+	merge_areas(mm);
+	return 0;
+}
+
+/* Is every byte of [start, end) inside some area? */
+static bool fully_mapped(struct mm *mm, uint64_t start, uint64_t end)
+{
+	uint64_t covered = start; /* [start, covered) is known to be mapped */
+	for (struct vma *v = mm->vmas; v && covered < end; v = v->next) {
+		if (v->end <= covered)
+			continue;
+		if (v->start > covered)
+			return false; /* a hole */
+		covered = v->end;
+	}
+	return covered >= end;
+}
+
+int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
+{
+	uint64_t end;
+	int err = user_range(start, len, &end);
+	if (err)
+		return err;
+	if (prot & ~(VM_READ | VM_WRITE | VM_EXEC))
+		return -EINVAL;
+	if (!fully_mapped(mm, start, end))
+		return -ENOMEM; /* as Linux */
+	err = split_at(mm, start, end);
+	if (err)
+		return err;
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->start >= start)
+			v->flags = (v->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot;
+	pgtable_protect(mm->pml4, start, end, vm_pte_flags(prot));
+	tlb_flush_range(mm->pml4, start, end);
+	merge_areas(mm);
+	return 0;
+}
+
+uint64_t get_unmapped_area(struct mm *mm, uint64_t len)
+{
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (len == 0 || len > MMAP_BASE - MMAP_MIN_ADDR)
+		return 0;
+	/* Walk the gaps between areas from the bottom up, remembering the
+	 * highest one that fits below MMAP_BASE. */
+	uint64_t best = 0, gap_start = MMAP_MIN_ADDR;
+	for (struct vma *v = mm->vmas; v && v->start < MMAP_BASE; v = v->next) {
+		if (v->start >= gap_start && v->start - gap_start >= len)
+			best = v->start - len;
+		gap_start = MAX(gap_start, v->end);
+	}
+	if (MMAP_BASE >= gap_start && MMAP_BASE - gap_start >= len)
+		best = MMAP_BASE - len;
+	return best;
+}
+
+/* ---- address spaces ---- */
+
+static void free_areas(struct mm *mm)
+{
+	while (mm->vmas) {
+		struct vma *v = mm->vmas;
+		mm->vmas = v->next;
+		kfree(v);
+	}
+}
+
+struct mm *mm_create(void)
+{
+	struct mm *mm = kzalloc(sizeof(*mm));
+	if (!mm)
+		return NULL;
+	mm->pml4 = alloc_page();
+	if (!mm->pml4) {
+		kfree(mm);
+		return NULL;
+	}
+	memcpy(&mm->pml4[256], &boot_pml4[256], 256 * sizeof(uint64_t));
+	mm->users = 1;
+	return mm;
+}
+
+struct mm *mm_get(struct mm *mm)
+{
+	mm->users++;
+	return mm;
+}
+
+void mm_put(struct mm *mm)
+{
+	if (!mm || --mm->users > 0)
+		return;
+	/* Never free the tables the CPU is using. */
+	if ((read_cr3() & PTE_ADDR) == virt_to_phys(mm->pml4))
+		mm_activate(NULL);
+	pgtable_free_user(mm->pml4);
+	free_page(mm->pml4);
+	free_areas(mm);
+	kfree(mm);
+}
+
+struct mm *mm_fork(struct mm *parent)
+{
+	struct mm *mm = mm_create();
+	if (!mm)
+		return NULL;
+	/* Everything but the tables and the list: the layout fields. */
+	uint64_t *pml4 = mm->pml4;
+	*mm = *parent;
+	mm->pml4 = pml4;
+	mm->users = 1;
+	mm->vmas = NULL;
+
+	struct vma **tail = &mm->vmas;
+	for (struct vma *v = parent->vmas; v; v = v->next) {
+		struct vma *copy = kmalloc(sizeof(*copy));
+		if (!copy)
+			goto fail;
+		*copy = *v;
+		copy->next = NULL;
+		*tail = copy;
+		tail = &copy->next;
+	}
+	if (pgtable_copy(mm->pml4, parent->pml4))
+		goto fail;
+	return mm;
+fail:
+	mm_put(mm);
+	return NULL;
+}
+
+void mm_activate(struct mm *mm)
+{
+	uint64_t phys = virt_to_phys(mm ? mm->pml4 : boot_pml4);
+	if ((read_cr3() & PTE_ADDR) != phys) /* reloading would only flush */
+		write_cr3(phys);
+}

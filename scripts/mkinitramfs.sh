@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# mkinitramfs.sh OUT.cpio USERLAND_DIR [OVERLAY_DIR]
+#
+# Build the initramfs: a cpio "newc" archive, made by the real cpio tool,
+# that boots our kernel and Linux alike. Its root holds every program of
+# USERLAND_DIR at top level (/init, /hello, /show_info, ...), the device
+# nodes /dev/console (5,1) and /dev/null (1,3), empty /proc, /tmp and /etc,
+# and then OVERLAY_DIR copied on top (make run OVERLAY=dir). The root is
+# staged in the directory of OUT.cpio, as initramfs-root/.
+set -euo pipefail
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "usage: $0 OUT.cpio USERLAND_DIR [OVERLAY_DIR]" >&2
+	exit 2
+fi
+out=$1
+userland=$2
+overlay=${3:-}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "$0: must run as root: the archive needs device nodes made with mknod" >&2
+	exit 1
+fi
+[ -d "$userland" ] || { echo "$0: no directory $userland" >&2; exit 1; }
+if [ -n "$overlay" ] && [ ! -d "$overlay" ]; then
+	echo "$0: overlay $overlay is not a directory" >&2
+	exit 1
+fi
+[ -x "$userland/init" ] || { echo "$0: $userland/init is missing" >&2; exit 1; }
+
+out_dir=$(dirname "$out")
+mkdir -p "$out_dir"
+root=$out_dir/initramfs-root
+rm -rf "$root"
+mkdir -p "$root"/{dev,proc,tmp,etc}
+chmod 1777 "$root/tmp"
+
+for prog in "$userland"/*; do
+	[ -f "$prog" ] && [ -x "$prog" ] && install -m 0755 "$prog" "$root/"
+done
+
+if ! mknod -m 0600 "$root/dev/console" c 5 1 || ! mknod -m 0666 "$root/dev/null" c 1 3; then
+	echo "$0: mknod failed (a container without CAP_MKNOD?)" >&2
+	exit 1
+fi
+
+if [ -n "$overlay" ]; then
+	cp -a "$overlay/." "$root/"
+fi
+
+tmp=$out.tmp
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$tmp"
+mv "$tmp" "$out"

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# oracle.sh [--update] [TEST...] - check the expected outputs against Linux.
+#
+# Linux is the reference: every tests/cases/NAME.expected must be what
+# Debian's own Linux kernel prints for the same initramfs and command line.
+# This script fetches Debian's kernel package into build/oracle (apt-get
+# download + dpkg-deb -x: never installed), takes the uncompressed vmlinux
+# out of the bzImage (it has a PVH entry note, so QEMU's -kernel boots it
+# without the slow decompressor), and runs tests/run.sh with that kernel.
+# Tests marked NAME.nolinux are skipped, NAME.kgrep and NAME.status are
+# ignored (they are about our kernel).
+#
+#   --update	write NAME.expected from what Linux printed, instead of
+#		comparing (the only way expected files should be made)
+#   ORACLE_PKG=linux-image-6.1.0-57-amd64  pick a kernel package
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+dir=build/oracle
+update=0
+if [ "${1:-}" = --update ]; then
+	update=1
+	shift
+fi
+
+# The meta package linux-image-amd64 depends on the real one.
+find_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+}
+
+fetch() {
+	local pkg=${ORACLE_PKG:-}
+	if [ -z "$pkg" ]; then
+		pkg=$(find_pkg)
+		if [ -z "$pkg" ]; then
+			apt-get update -qq
+			pkg=$(find_pkg)
+		fi
+		[ -n "$pkg" ] || { echo "oracle: cannot find Debian's kernel package" >&2; exit 1; }
+	fi
+	echo "oracle: fetching $pkg" >&2
+	rm -rf "$dir"
+	mkdir -p "$dir/deb"
+	(cd "$dir/deb" && apt-get download -qq "$pkg" 2>/dev/null) ||
+		(cd "$dir/deb" && apt-get update -qq && apt-get download -qq "$pkg")
+	dpkg-deb -x "$dir"/deb/*.deb "$dir/root"
+
+	# The bzImage holds an XZ stream (magic FD 37 7A 58 5A 00): the vmlinux.
+	local images=("$dir"/root/boot/vmlinuz-*) vmlinuz off
+	vmlinuz=${images[0]}
+	for off in $(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$vmlinuz" | cut -d: -f1); do
+		# (tail is cut short by a SIGPIPE when xz stops after the stream)
+		if { tail -c +$((off + 1)) "$vmlinuz" || true; } |
+			xz -dc --single-stream > "$dir/vmlinux.tmp" 2>/dev/null &&
+			[ "$(head -c 4 "$dir/vmlinux.tmp" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+			mv "$dir/vmlinux.tmp" "$dir/vmlinux"
+			break
+		fi
+	done
+	rm -f "$dir/vmlinux.tmp"
+	[ -f "$dir/vmlinux" ] || { echo "oracle: no vmlinux found in $vmlinuz" >&2; exit 1; }
+	basename "$vmlinuz" | sed 's/^vmlinuz-//' > "$dir/version"
+	dpkg-deb -f "$dir"/deb/*.deb Version > "$dir/package-version"
+}
+
+[ -f "$dir/vmlinux" ] || fetch
+echo "oracle: Linux $(cat "$dir/version") (Debian $(cat "$dir/package-version"))"
+
+KERNEL=$dir/vmlinux ORACLE=1 UPDATE=$update LOG_DIR=build/oracle-logs exec tests/run.sh "$@"

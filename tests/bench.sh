@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# bench.sh - print speed and memory figures (make bench). Figures only: no
+# pass or fail, and TCG timings vary by tens of percent between boots.
+#
+# Boots the kernel once with "/hello ; /bench N /true" and prints
+#  - the host's wall time from QEMU's start to the first line a user
+#    program prints (init's first command),
+#  - what /bench measures inside the guest: the guest's clock at its start,
+#    memory, and the time of one fork (or vfork) + execve + wait4 cycle.
+# If build/oracle/vmlinux exists (make oracle), Linux is booted the same way
+# in the same run, for comparison.
+#
+# Environment: ACCEL=tcg|kvm (default tcg), CYCLES (default 200),
+# KERNEL (default build/kernel), INITRD (default build/initramfs.cpio).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ACCEL=${ACCEL:-tcg}
+CYCLES=${CYCLES:-200}
+KERNEL=${KERNEL:-build/kernel}
+INITRD=${INITRD:-build/initramfs.cpio}
+LINUX=build/oracle/vmlinux
+
+# Microseconds since the epoch, from bash's own clock (no fork per line).
+now_us() { local t=$EPOCHREALTIME; echo $((10#${t/[.,]/})); }
+seconds() { printf '%d.%03d s' $(($1 / 1000000)) $(($1 / 1000 % 1000)); }
+
+# boot LABEL KERNEL: boot once, print the figures.
+boot() {
+	local label=$1 kernel=$2 start first='' line cpu=(-cpu "max,la57=off")
+	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
+
+	echo "== $label ($kernel, $ACCEL)"
+	start=$(now_us)
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		[[ $line =~ ^\[\ *[0-9]+\.[0-9]+\]\  ]] && continue
+		if [ -z "$first" ]; then
+			first=$(now_us)
+			echo "QEMU start to the first user line: $(seconds $((first - start))) (host wall time)"
+		fi
+		[ "$line" = "Hello, world!" ] || echo "$line"
+	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
+		-kernel "$kernel" -initrd "$INITRD" \
+		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true" \
+		-serial stdio -display none -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
+	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
+}
+
+[ -f "$KERNEL" ] || { echo "bench.sh: $KERNEL is missing: run make first" >&2; exit 2; }
+boot "our kernel" "$KERNEL"
+if [ -f "$LINUX" ]; then
+	echo
+	boot "Linux $(cat build/oracle/version 2>/dev/null)" "$LINUX"
+fi

@@ -1,0 +1,134 @@
+/*
+ * init - the first user program (pid 1). Not a shell: it runs programs one
+ * after another and powers the machine off.
+ *
+ *   /init CMD ARGS... ; CMD ARGS... ; ...
+ *	Runs each command (CMD is a path, no $PATH search) with init's own
+ *	environment, waits for it, then powers off. The kernel gives init the
+ *	words after "--" on its command line, so a test boots with
+ *	"console=ttyS0 quiet -- /hello ; /show_info a b".
+ *   /init
+ *	(no arguments) Prints a banner and reads commands from the console,
+ *	one a line, until "poweroff" or end of input.
+ *
+ * A command that fails is reported in plain numbers, so that the output is
+ * the same with any C library:
+ *   init: '/segv' killed by signal 11
+ *   init: '/do_execve' exited with status 1
+ *   init: cannot run '/nonexistent': No such file or directory
+ * After "cannot run" the child exits with status 127; init does not report
+ * status 127 again (a program that itself exits 127 is therefore silent).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define MAX_WORDS 64
+
+extern char **environ;
+
+/* printf to the console at once: output must never wait in a buffer that
+ * fork would copy. */
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+/* Run one command (a NULL-terminated word list) and report how it ended. */
+static void run(char **cmd)
+{
+	int status;
+	pid_t pid, got;
+
+	pid = fork();
+	if (pid < 0) {
+		say("init: fork: %s\n", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		execve(cmd[0], cmd, environ);
+		say("init: cannot run '%s': %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	/* As pid 1 we also inherit orphans: reap them until ours is done. */
+	do {
+		got = wait4(-1, &status, 0, NULL);
+	} while (got != pid && !(got < 0 && errno != EINTR));
+	if (got < 0)
+		say("init: wait4: %s\n", strerror(errno));
+	else if (WIFSIGNALED(status))
+		say("init: '%s' killed by signal %d\n", cmd[0], WTERMSIG(status));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+		 WEXITSTATUS(status) != 127)
+		say("init: '%s' exited with status %d\n", cmd[0], WEXITSTATUS(status));
+}
+
+/* Run every command of argv (words separated by ";"), in order. */
+static void run_list(char **argv)
+{
+	char **cmd = argv;
+
+	for (char **w = argv;; w++) {
+		int end = *w == NULL;
+
+		if (end || strcmp(*w, ";") == 0) {
+			*w = NULL;
+			if (*cmd)
+				run(cmd);
+			if (end)
+				return;
+			cmd = w + 1;
+		}
+	}
+}
+
+/* Read commands from the console until "poweroff" or end of input. */
+static void interactive(void)
+{
+	char line[1024], *words[MAX_WORDS + 1];
+
+	say("init: no command on the kernel command line; type a program's path "
+	    "and its arguments, or poweroff\n");
+	for (;;) {
+		int n = 0;
+
+		say("init> ");
+		if (!fgets(line, sizeof(line), stdin)) {
+			say("\n");
+			return;
+		}
+		for (char *w = strtok(line, " \t\r\n"); w && n < MAX_WORDS;
+		     w = strtok(NULL, " \t\r\n"))
+			words[n++] = w;
+		words[n] = NULL;
+		if (n == 0)
+			continue;
+		if (strcmp(words[0], "poweroff") == 0)
+			return;
+		run(words);
+	}
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc > 1)
+		run_list(argv + 1);
+	else
+		interactive();
+
+	/* Let the console send everything before the machine stops. */
+	tcdrain(STDOUT_FILENO);
+	reboot(RB_POWER_OFF);
+	say("init: reboot: %s\n", strerror(errno));
+	return 1;
+}
