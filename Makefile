@@ -2,7 +2,8 @@
 #
 #   make            kernel (build/kernel), user programs, build/initramfs.cpio
 #   make run        boot the GRUB ISO in QEMU, serial console on this terminal
-#   make test       boot QEMU for every test in tests/cases and compare output
+#   make test       host unit tests, then boot QEMU for every test in tests/cases
+#   make unit       only the host unit tests of mm/ and fs/
 #   make bench      print speed and memory figures
 #   make oracle     check the expected outputs against Debian's Linux kernel
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
@@ -37,6 +38,9 @@ KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 USER_PROGS := $(patsubst userland/%.c,%,$(wildcard userland/*.c))
 USER_BINS := $(addprefix $(B)/userland/,$(USER_PROGS))
 USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
+# Programs linked with glibc (gcc -static) rather than musl, for the
+# article's transcripts, which show glibc's strerror texts.
+GLIBC_PROGS := do_execve
 
 QEMU_FLAGS := -accel $(ACCEL) -m 256M -serial stdio -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
@@ -46,7 +50,7 @@ else
 QEMU_FLAGS += -cpu host
 endif
 
-.PHONY: all kernel userland initramfs iso run run-kernel test bench oracle gdb setup clean
+.PHONY: all kernel userland initramfs iso run run-kernel test unit bench oracle gdb setup clean
 all: kernel userland initramfs
 
 kernel: $(B)/kernel
@@ -76,10 +80,10 @@ userland: $(USER_BINS)
 $(B)/userland/%: userland/%.c
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $<"
-	@$(USER_CC) $(USER_CFLAGS) -o $@ $<
+	@$(if $(filter $*,$(GLIBC_PROGS)),gcc,$(USER_CC)) $(USER_CFLAGS) -o $@ $<
 
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh FORCE
+$(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh $(shell find userland/rootfs 2>/dev/null) FORCE
 	scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
 
 iso: $(B)/os.iso
@@ -99,7 +103,14 @@ run-kernel: all
 
 test: setup
 	$(MAKE) all
+	$(MAKE) unit
 	tests/run.sh
+
+# Host-side unit tests: mm/ and fs/ compiled as ordinary programs (fs/'s
+# compares its system calls with the real Linux ones on this machine).
+unit:
+	mm/hosttest/run.sh
+	fs/hosttest/run.sh
 
 bench: all
 	tests/bench.sh

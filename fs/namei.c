@@ -987,8 +987,9 @@ struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
 {
 	struct nameidata nd;
 	struct dentry *d = NULL;
+	struct inode *inode;
 	struct file *file;
-	bool created = false;
+	bool created = false, must_be_dir;
 	int err;
 
 	if (flags & O_PATH)
@@ -999,15 +1000,16 @@ struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
 	err = link_path_walk(&nd);
 	if (!err)
 		err = open_last(&nd, flags, mode, &d, &created);
+	must_be_dir = (flags & O_DIRECTORY) || nd.trailing_slash;
 	nd_free(&nd);
 	if (err)
 		return ERR_PTR(err);
 
-	struct inode *inode = d->d_inode;
-	err = 0;
+	/* What may be opened how: Linux's do_open and may_open. */
+	inode = d->d_inode;
 	if ((flags & O_CREAT) && S_ISDIR(inode->i_mode))
 		err = -EISDIR;
-	else if ((flags & O_DIRECTORY || nd.trailing_slash) && !S_ISDIR(inode->i_mode))
+	else if (must_be_dir && !S_ISDIR(inode->i_mode))
 		err = -ENOTDIR;
 	else if (!created && !(flags & O_PATH))
 		err = may_open(d, open_acc_mode(flags), flags);
@@ -1015,10 +1017,13 @@ struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
 		dput(d);
 		return ERR_PTR(err);
 	}
-	if (flags & O_PATH)
+	if (flags & O_PATH) {
 		file = alloc_file(d, inode, flags, FMODE_PATH);
-	else
-		file = vfs_open(d, flags & ~O_CLOEXEC,
+		if (file) /* a handle on the name: no I/O, no ->open or ->release */
+			file->f_op = NULL;
+	} else
+		/* f_flags keeps the status flags, as F_GETFL shows them. */
+		file = vfs_open(d, flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC),
 				open_fmode(flags) | ((flags & __FMODE_EXEC) ? FMODE_EXEC : 0));
 	dput(d);
 	if (!file)

@@ -302,6 +302,14 @@ static int ramfs_iterate(struct file *file, struct dir_context *ctx)
 	return 0;
 }
 
+/* A directory offset is a readdir position, not a byte count: no SEEK_END. */
+static loff_t ramfs_dir_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (whence == SEEK_END)
+		return -EINVAL;
+	return generic_file_llseek(file, offset, whence);
+}
+
 static const struct inode_operations ramfs_dir_iops = {
 	.create = ramfs_create,
 	.symlink = ramfs_symlink,
@@ -335,7 +343,7 @@ static const struct file_operations ramfs_file_fops = {
 };
 
 static const struct file_operations ramfs_dir_fops = {
-	.llseek = generic_file_llseek,
+	.llseek = ramfs_dir_llseek,
 	.iterate = ramfs_iterate,
 };
 

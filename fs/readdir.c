@@ -63,7 +63,9 @@ long sys_getdents64(int fd, void __user *dirent, unsigned int count)
 		return -ENOTDIR;
 	if (file->f_dentry && d_unlinked(file->f_dentry))
 		return -ENOENT; /* a removed directory has no entries left, not even "." */
-	cb.size = MIN(count, 65536u);
+	/* One page at most: a short answer is allowed, and a page is always
+	 * easy to find, where a larger buffer needs contiguous memory. */
+	cb.size = MIN(count, (unsigned int)PAGE_SIZE);
 	cb.buf = kmalloc(cb.size ? cb.size : 1);
 	if (!cb.buf)
 		return -ENOMEM;

@@ -21,8 +21,12 @@
  * interrupts enabled. It sleeps until tail != canon, checking with
  * interrupts off so that a wakeup cannot slip in between.
  *
+ * Termios starts as Linux's tty_std_termios (38400 baud, 8 bits, canonical,
+ * echo). The window size starts at 24x80, where Linux's serial console says
+ * 0x0, so that programs that ask get a usable width.
+ *
  * Not yet (issue 4): ^C/^\/^Z send no signal (they only discard the line),
- * no job control, no flow control.
+ * no job control, no flow control (IXON is reported but not acted on).
  */
 #include "vfs.h"
 #include <sched.h>

@@ -14,19 +14,21 @@
 #define SYSCALL_LIST(X)                                                        \
 	/* fs/read_write.c */                                                  \
 	X(0, read) X(1, write) X(8, lseek) X(17, pread64) X(18, pwrite64)      \
-	X(19, readv) X(20, writev)                                             \
+	X(19, readv) X(20, writev) X(295, preadv) X(296, pwritev)              \
 	/* fs/open.c */                                                        \
 	X(2, open) X(3, close) X(85, creat) X(257, openat) X(21, access)       \
 	X(269, faccessat) X(439, faccessat2) X(80, chdir) X(81, fchdir)        \
 	X(76, truncate) X(77, ftruncate) X(90, chmod) X(91, fchmod)            \
-	X(268, fchmodat) X(95, umask)                                          \
+	X(268, fchmodat) X(95, umask) X(92, chown) X(93, fchown)               \
+	X(94, lchown) X(260, fchownat)                                         \
 	/* fs/stat.c */                                                        \
 	X(4, stat) X(5, fstat) X(6, lstat) X(262, newfstatat) X(89, readlink)  \
-	X(267, readlinkat)                                                     \
+	X(267, readlinkat) X(332, statx)                                       \
 	/* fs/namei.c */                                                       \
 	X(83, mkdir) X(258, mkdirat) X(84, rmdir) X(87, unlink)                \
 	X(263, unlinkat) X(82, rename) X(264, renameat) X(316, renameat2)      \
-	X(88, symlink) X(266, symlinkat) X(79, getcwd)                         \
+	X(88, symlink) X(266, symlinkat) X(79, getcwd) X(86, link)             \
+	X(265, linkat) X(133, mknod) X(259, mknodat)                           \
 	/* fs/readdir.c */                                                     \
 	X(217, getdents64)                                                     \
 	/* fs/fcntl.c, fs/ioctl.c */                                           \

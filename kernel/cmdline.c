@@ -7,6 +7,10 @@
  * its argv, except that a word whose name holds a '.' is a module parameter
  * and is dropped. After "--" every word goes to init's argv as it is.
  * init also gets HOME=/ and TERM=linux, and its own path as argv[0].
+ *
+ * One difference: Linux runs the initramfs's /init (or rdinit=) and ignores
+ * init= when it has an initramfs; here init= and rdinit= both choose the
+ * program, because that is the boot contract in README.md.
  */
 #include <boot.h>
 #include <cmdline.h>
@@ -71,12 +75,9 @@ static void handle_word(char *word)
 	size_t namelen = eq ? (size_t)(eq - word) : strlen(word);
 	char *value = eq ? eq + 1 : NULL;
 
-	if (param_is(word, namelen, "init") && value) {
+	if ((param_is(word, namelen, "init") || param_is(word, namelen, "rdinit")) && value) {
 		init_path = value;
-		return;
-	}
-	if (param_is(word, namelen, "rdinit") && value) {
-		init_path = value;
+		nr_args = 1; /* as Linux: the words collected so far are dropped */
 		return;
 	}
 	if (param_is(word, namelen, "quiet")) {

@@ -25,9 +25,8 @@ static void load_initramfs(void)
 		return;
 	}
 	const struct boot_module *m = &boot_info.modules[0];
-	int err = unpack_initramfs(phys_to_virt(m->start), m->end - m->start);
-	if (err)
-		pr_err("Initramfs unpacking failed: error %d\n", err);
+	/* unpack_initramfs reports its own errors, as Linux does. */
+	unpack_initramfs(phys_to_virt(m->start), m->end - m->start);
 }
 
 void kernel_main(uint32_t magic, uint64_t info_phys)

@@ -5,7 +5,8 @@
 # that boots our kernel and Linux alike. Its root holds every program of
 # USERLAND_DIR at top level (/init, /hello, /show_info, ...), the device
 # nodes /dev/console (5,1) and /dev/null (1,3), empty /proc, /tmp and /etc,
-# and then OVERLAY_DIR copied on top (make run OVERLAY=dir). The root is
+# the files of userland/rootfs/ as they are, and then OVERLAY_DIR copied on
+# top (make run OVERLAY=dir). The root is
 # staged in the directory of OUT.cpio, as initramfs-root/.
 set -euo pipefail
 
@@ -42,6 +43,13 @@ done
 if ! mknod -m 0600 "$root/dev/console" c 5 1 || ! mknod -m 0666 "$root/dev/null" c 1 3; then
 	echo "$0: mknod failed (a container without CAP_MKNOD?)" >&2
 	exit 1
+fi
+
+# Files that are not compiled (scripts for the exec tests, ...) live in
+# userland/rootfs/ and are copied as they are, modes included.
+rootfs=$(dirname "$0")/../userland/rootfs
+if [ -d "$rootfs" ]; then
+	cp -a "$rootfs/." "$root/"
 fi
 
 if [ -n "$overlay" ]; then

@@ -12,7 +12,8 @@ fi
 out=$1 kernel=$2 initramfs=$3 append=$4
 
 # Quote each word for GRUB's script parser, which would otherwise take
-# init's ";" separators and "$" for its own syntax.
+# init's ";" separators and "$" for its own syntax. (GRUB still puts a
+# backslash before any quote character it passes on to the kernel.)
 read -ra list <<< "$append"
 words=
 for w in "${list[@]}"; do

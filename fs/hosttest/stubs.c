@@ -1,0 +1,77 @@
+/* Host stubs: the kernel services fs/ needs, on top of libc. */
+#include <kernel.h>
+#include <errno.h>
+#include <mm.h>
+#include <sched.h>
+#include <serial.h>
+#include <uaccess.h>
+#include <timekeeping.h>
+#include <string.h>
+#include <syscalls.h>
+#include <fs.h>
+
+extern void *malloc(size_t); extern void free(void *); extern void *calloc(size_t, size_t);
+extern void *aligned_alloc(size_t, size_t);
+extern int vprintf(const char *, va_list); extern int printf(const char *, ...);
+extern void abort(void) __attribute__((noreturn)); extern void exit(int);
+extern int clock_gettime(int, struct timespec *);
+extern long write(int, const void *, size_t);
+
+long nr_allocs, nr_pages;
+void *kmalloc(size_t n) { void *p = malloc(n ? n : 1); if (p) nr_allocs++; return p; }
+void *kzalloc(size_t n) { void *p = calloc(1, n ? n : 1); if (p) nr_allocs++; return p; }
+void kfree(void *p) { if (p) { nr_allocs--; free(p); } }
+void *alloc_page(void) { void *p = aligned_alloc(4096, 4096); memset(p, 0, 4096); nr_pages++; return p; }
+void free_page(void *p) { nr_pages--; free(p); }
+char *strdup_k(const char *s) { size_t n = strlen(s) + 1; char *p = kmalloc(n); if (p) memcpy(p, s, n); return p; }
+
+static bool bad(const void *p, size_t n) { (void)n; return (uintptr_t)p < 0x10000; }
+int copy_from_user(void *d, const void *s, size_t n) { if (n && bad(s, n)) return -EFAULT; memcpy(d, s, n); return 0; }
+int copy_to_user(void *d, const void *s, size_t n) { if (n && bad(d, n)) return -EFAULT; memcpy(d, s, n); return 0; }
+int clear_user(void *d, size_t n) { if (n && bad(d, n)) return -EFAULT; memset(d, 0, n); return 0; }
+long strncpy_from_user(char *d, const char *s, long n) {
+	if (bad(s, 1)) return -EFAULT;
+	for (long i = 0; i < n; i++) { d[i] = s[i]; if (!s[i]) return i; }
+	return -ENAMETOOLONG;
+}
+
+void printk(const char *fmt, ...) { va_list ap; va_start(ap, fmt); if (fmt[0] == 1) fmt += 2; printf("[k] "); vprintf(fmt, ap); va_end(ap); }
+void panic(const char *fmt, ...) { va_list ap; va_start(ap, fmt); printf("PANIC: "); vprintf(fmt, ap); va_end(ap); abort(); }
+void ktime_get_real(struct timespec *ts) { clock_gettime(0, ts); }
+
+static struct task task;
+struct task *current;
+static void (*rx)(uint8_t);
+void serial_set_rx_handler(void (*fn)(uint8_t)) { rx = fn; }
+void serial_write(const char *b, size_t n) { write(1, "<", 1); write(1, b, n); write(1, ">", 1); }
+int sleeps;
+void sleep_on(void *chan) { (void)chan; if (++sleeps > 3) { printf("would block forever\n"); exit(1);} task.sigpending = 1; }
+void wakeup(void *chan) { (void)chan; }
+
+void h_feed(const char *s) { while (*s) rx((uint8_t)*s++); }
+void h_setuid(int uid, int gid) { task.uid = task.euid = uid; task.gid = task.egid = gid; }
+void h_sigclear(void) { task.sigpending = 0; sleeps = 0; }
+long h_allocs(void) { return nr_allocs; }
+long h_pages(void) { return nr_pages; }
+
+void h_boot(const void *cpio, size_t len)
+{
+	vfs_init();
+	if (cpio) unpack_initramfs(cpio, len);
+	current = &task;
+	task.files = files_alloc();
+	task.fs = fs_alloc_root();
+}
+
+long ksys(long nr, long a, long b, long c, long d, long e, long f)
+{
+	switch (nr) {
+#define CASE(n, name) case n: return ((syscall_fn)sys_##name)(a, b, c, d, e, f);
+	SYSCALL_LIST(CASE)
+	}
+	return -ENOSYS;
+}
+/* Every syscall of the list, weakly: fs/'s own definitions override these;
+ * the other subsystems' calls are never made here. */
+#define STUB(nr, name) long sys_##name() __attribute__((weak)); long sys_##name() { return -ENOSYS; }
+SYSCALL_LIST(STUB)

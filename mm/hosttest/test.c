@@ -1,0 +1,430 @@
+/*
+ * test.c - host test of mm/ (see run.sh): the frame allocator, kmalloc,
+ * areas and page tables, demand paging, fork, the memory system calls and
+ * the user-copy routines, each checked against free-page counts so that
+ * any leak shows.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <boot.h>
+#include <errno.h>
+#include <kernel.h>
+#include <mm.h>
+#undef NSIG /* the host's <signal.h> has one too */
+#include <sched.h>
+#include <uaccess.h>
+#include <vm.h>
+
+#include "../internal.h"
+
+/* What the rest of the kernel would provide. */
+uint64_t fake_cr3;
+int nr_invlpg, nr_cr3_writes;
+uint64_t boot_pml4[512];
+struct task *current;
+struct boot_info boot_info;
+
+void printk(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt[0] == 1 ? fmt + 2 : fmt, ap); /* drop the KERN_ level */
+	va_end(ap);
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("PANIC: ");
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	abort();
+}
+
+long sys_brk(unsigned long);
+long sys_mmap(unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long);
+long sys_munmap(unsigned long, unsigned long);
+long sys_mprotect(unsigned long, unsigned long, unsigned long);
+
+#define CHECK(c)                                                             \
+	do {                                                                 \
+		if (!(c)) {                                                  \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); \
+			exit(1);                                             \
+		}                                                            \
+	} while (0)
+
+#define RAM (64UL << 20)
+#define ANON 0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */
+#define FIXED 0x10
+#define NOREPLACE 0x100000
+
+static size_t free0; /* free pages after page_alloc_init */
+static char pattern[10000];
+
+static uint64_t *pte_of(struct mm *mm, uint64_t va) { return pte_lookup(mm->pml4, va, false); }
+
+static void boot(void)
+{
+	void *ram = mmap((void *)PHYS_MAP_BASE, RAM, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	CHECK(ram == (void *)PHYS_MAP_BASE);
+	memset(ram, 0x5a, RAM); /* dirty RAM: allocations must come zeroed */
+	struct boot_info *bi = &boot_info;
+	bi->nr_regions = 3;
+	bi->regions[0] = (struct mem_region){ 0, 0x9f000 };
+	bi->regions[1] = (struct mem_region){ 0x100000, RAM - 0x110000 };
+	bi->regions[2] = (struct mem_region){ 0x100000, 0x1000 }; /* overlaps */
+	bi->kernel_start = 0x100000;
+	bi->kernel_end = 0x300000;
+	bi->info_start = 0x9000;
+	bi->info_end = 0x9100;
+	bi->nr_modules = 1;
+	bi->modules[0] = (struct boot_module){ 0x400800, 0x500001 };
+	page_alloc_init(bi);
+	free0 = nr_free_pages();
+	CHECK(nr_total_pages() == (0x9f000 + RAM - 0x110000) / 4096);
+	for (size_t i = 0; i < sizeof(pattern); i++)
+		pattern[i] = i * 7;
+}
+
+static void test_page_alloc(void)
+{
+	static char *pages[20000];
+	size_t n = 0;
+	char *p;
+	while ((p = alloc_page())) {
+		uint64_t phys = virt_to_phys(p);
+		CHECK(n < 20000);
+		CHECK(phys >= 0x300000 && !(phys >= 0x400000 && phys < 0x501000));
+		CHECK(phys < RAM - 0x10000);
+		for (int i = 0; i < 4096; i++)
+			CHECK(p[i] == 0);
+		memset(p, 0x77, 4096);
+		pages[n++] = p;
+	}
+	CHECK(nr_free_pages() == 0 && n == free0);
+	for (size_t i = 0; i < n; i += 2)
+		free_page(pages[i]);
+	CHECK(alloc_pages(2) == NULL); /* every other page is free: no run */
+	for (size_t i = 1; i < n; i += 2)
+		free_page(pages[i]);
+	CHECK(nr_free_pages() == free0);
+	char *run = alloc_pages(100);
+	CHECK(run);
+	for (int i = 0; i < 100 * 4096; i++)
+		CHECK(run[i] == 0);
+	free_pages(run, 100);
+	CHECK(nr_free_pages() == free0);
+	printf("page_alloc ok\n");
+}
+
+static void test_kmalloc(void)
+{
+	enum { N = 5000 };
+	static char *obj[N];
+	static size_t size[N];
+	srand(1);
+	for (int round = 0; round < 20; round++) {
+		for (int i = 0; i < N; i++) {
+			if (obj[i] && rand() % 2) {
+				for (size_t k = 0; k < size[i]; k++)
+					CHECK(obj[i][k] == (char)i);
+				kfree(obj[i]);
+				obj[i] = NULL;
+			}
+			if (obj[i])
+				continue;
+			int r = rand() % 100;
+			size[i] = r < 80 ? rand() % 300 : r < 95 ? rand() % 2100 : rand() % 20000;
+			obj[i] = (round & 1) ? kzalloc(size[i]) : kmalloc(size[i]);
+			CHECK(obj[i] && (uint64_t)obj[i] % 16 == 0);
+			if (round & 1)
+				for (size_t k = 0; k < size[i]; k++)
+					CHECK(obj[i][k] == 0);
+			memset(obj[i], (char)i, size[i]);
+		}
+	}
+	for (int i = 0; i < N; i++) {
+		for (size_t k = 0; k < size[i]; k++)
+			CHECK(obj[i][k] == (char)i);
+		kfree(obj[i]);
+	}
+	kfree(NULL);
+	CHECK(nr_free_pages() == free0); /* empty slabs went back */
+	printf("kmalloc ok\n");
+}
+
+/* Areas, page-table bits, demand paging: mm is left with some areas. */
+static void test_areas(struct mm *mm)
+{
+	char back[10000];
+	CHECK(mm->pml4[256] == 0x1234003 && mm->pml4[511] == 0x5678003 && mm->pml4[0] == 0);
+	CHECK(vma_map(mm, 0x400000, 0x3000, VM_READ | VM_EXEC) == 0);
+	CHECK(vma_map(mm, 0x403000, 0x2000, VM_READ | VM_WRITE) == 0);
+	CHECK(vma_map(mm, 0x401001, 0x1000, VM_READ) == -EINVAL);
+	CHECK(vma_map(mm, 0x401000, 0, VM_READ) == -EINVAL);
+	CHECK(vma_map(mm, TASK_SIZE - 0x1000, 0x2000, VM_READ) == -EINVAL);
+
+	/* mm_write/mm_read cross pages and areas, and ignore protection. */
+	CHECK(mm_write(mm, 0x400ffa, pattern, 10000) == 0);
+	CHECK(mm_read(mm, 0x400ffa, back, 10000) == 0 && !memcmp(pattern, back, 10000));
+	CHECK(mm_write(mm, 0x404ff0, pattern, 0x20) == -EFAULT);
+	CHECK(mm_read(mm, 0x3ff000, back, 1) == -EFAULT);
+	uint64_t *pte = pte_of(mm, 0x400000);
+	CHECK(pte && (*pte & PTE_P) && (*pte & PTE_U) && !(*pte & PTE_W) && !(*pte & PTE_NX));
+	pte = pte_of(mm, 0x403000);
+	CHECK(pte && (*pte & PTE_W) && (*pte & PTE_NX));
+
+	/* Faults: error code bit 0 present, 1 write, 2 user, 4 fetch. */
+	CHECK(handle_mm_fault(mm, 0x404010, 2 | 4) == 0);
+	CHECK((pte = pte_of(mm, 0x404000)) && (*pte & PTE_W));
+	CHECK(handle_mm_fault(mm, 0x404010, 1 | 2 | 4) == -EFAULT);
+	CHECK(handle_mm_fault(mm, 0x405000, 4) == -EFAULT);
+	CHECK(handle_mm_fault(mm, 0x402000, 2 | 4) == -EFAULT);
+	CHECK(handle_mm_fault(mm, 0x403000, 0x10 | 4) == -EFAULT);
+	CHECK(handle_mm_fault(NULL, 0x403000, 4) == -EFAULT);
+
+	/* Stacks grow down, to 8 MiB, keeping a page from the area below. */
+	CHECK(vma_map(mm, 0x60000000, 0x1000, 3) == 0);
+	CHECK(vma_map(mm, 0x60100000, 0x2000, VM_READ | VM_WRITE | VM_STACK) == 0);
+	CHECK(handle_mm_fault(mm, 0x600ffff8, 6) == 0);
+	CHECK(vma_find(mm, 0x600ff000)->start == 0x600ff000);
+	CHECK(handle_mm_fault(mm, 0x60001000, 6) == -EFAULT);
+	CHECK(handle_mm_fault(mm, 0x60002000, 6) == 0);
+	CHECK(handle_mm_fault(mm, 0x61000000, 6) == -EFAULT);
+	CHECK(vma_map(mm, 0x70000000, 0x1000, VM_READ | VM_WRITE | VM_STACK) == 0);
+	CHECK(handle_mm_fault(mm, 0x70001000 - (8 << 20), 6) == 0);
+	CHECK(handle_mm_fault(mm, 0x70000000 - (8 << 20) - 8, 6) == -EFAULT);
+	printf("areas ok\n");
+}
+
+static void test_syscalls(struct mm *mm)
+{
+	mm->start_brk = mm->brk = 0x406000;
+	CHECK(sys_brk(0) == 0x406000);
+	CHECK(sys_brk(0x406010) == 0x406010);
+	CHECK(sys_brk(0x409123) == 0x409123);
+	struct vma *h = vma_find(mm, 0x408000);
+	CHECK(h && h->start == 0x406000 && h->end == 0x40a000 && (h->flags & VM_HEAP));
+	CHECK(mm_write(mm, 0x409000, pattern, 0x1000) == 0);
+	CHECK(sys_brk(0x407000) == 0x407000); /* shrinking frees */
+	CHECK(vma_find(mm, 0x407000) == NULL && *pte_of(mm, 0x409000) == 0);
+	CHECK(sys_brk(0x100) == 0x407000);
+	CHECK(sys_brk(0x409000) == 0x409000);
+	CHECK(vma_find(mm, 0x406000)->end == 0x409000); /* merged */
+	CHECK(sys_mmap(0x40a000, 0x1000, 3, ANON | FIXED, -1, 0) == 0x40a000);
+	CHECK(sys_brk(0x40b000) == 0x409000); /* blocked by a mapping */
+
+	long a = sys_mmap(0, 5000, 3, ANON, -1, 0);
+	CHECK(a == (long)(MMAP_BASE - 0x2000)); /* top-down */
+	long b = sys_mmap(0, 4096, 3, ANON, -1, 0);
+	CHECK(b == a - 0x1000 && vma_find(mm, b)->end == MMAP_BASE);
+	CHECK(sys_mmap(0, 0, 3, ANON, -1, 0) == -EINVAL);
+	CHECK(sys_mmap(0, 10, 3, 0x20, -1, 0) == -EINVAL);
+	CHECK(sys_mmap(0, 10, 3, 0x02, 3, 0) == -ENODEV);
+	CHECK(sys_mmap(0, 10, 3, ANON, -1, 5) == -EINVAL);
+	CHECK(sys_mmap(0x10001, 10, 3, ANON | FIXED, -1, 0) == -EINVAL);
+	CHECK(sys_mmap(0x1000, 10, 3, ANON | FIXED, -1, 0) == -EPERM);
+	CHECK(sys_mmap(b, 10, 3, ANON | NOREPLACE, -1, 0) == -EEXIST);
+	CHECK(sys_mmap(b - 0x1000, 10, 3, ANON | NOREPLACE, -1, 0) == b - 0x1000);
+	CHECK(sys_mmap(0x20000000, 10, 3, ANON, -1, 0) == 0x20000000); /* hint */
+	CHECK(sys_mmap(0x20000000, 10, 3, ANON, -1, 0) == b - 0x2000); /* taken */
+	CHECK(sys_mmap(0, 1UL << 50, 3, ANON, -1, 0) == -ENOMEM);
+
+	/* munmap in the middle splits the area and frees its pages. */
+	long c = sys_mmap(0x30000000, 0x10000, 3, ANON | FIXED, -1, 0);
+	CHECK(c == 0x30000000);
+	for (int i = 0; i < 16; i++)
+		CHECK(handle_mm_fault(mm, c + i * 0x1000, 2 | 4) == 0);
+	size_t f = nr_free_pages();
+	CHECK(sys_munmap(c + 0x4000, 0x3000) == 0);
+	CHECK(nr_free_pages() == f + 3);
+	CHECK(vma_find(mm, c + 0x3fff)->end == (uint64_t)c + 0x4000);
+	CHECK(vma_find(mm, c + 0x4000) == NULL);
+	CHECK(vma_find(mm, c + 0x7000)->start == (uint64_t)c + 0x7000);
+	CHECK(sys_munmap(c + 1, 0x3000) == -EINVAL);
+	CHECK(sys_munmap(c, 0) == -EINVAL);
+	CHECK(sys_munmap(0x50000000, 0x1000) == 0);
+
+	/* mprotect: holes give ENOMEM; PROT_NONE keeps the frames. */
+	CHECK(sys_mprotect(c, 0x5000, 1) == -ENOMEM);
+	CHECK(sys_mprotect(c + 0x1000, 0x1000, 1) == 0);
+	CHECK(!(*pte_of(mm, c + 0x1000) & PTE_W) && (*pte_of(mm, c) & PTE_W));
+	CHECK(vma_find(mm, c + 0x1000)->start == (uint64_t)c + 0x1000);
+	CHECK(vma_find(mm, c + 0x1000)->end == (uint64_t)c + 0x2000);
+	CHECK(handle_mm_fault(mm, c + 0x1000, 1 | 2 | 4) == -EFAULT);
+	CHECK(sys_mprotect(c + 0x1000, 0x1000, 0) == 0);
+	uint64_t e = *pte_of(mm, c + 0x1000);
+	CHECK(!(e & PTE_P) && (e & PTE_PROTNONE) && (e & PTE_ADDR));
+	CHECK(handle_mm_fault(mm, c + 0x1000, 4) == -EFAULT);
+	CHECK(sys_mprotect(c + 0x1000, 0x1000, 3) == 0);
+	CHECK(vma_find(mm, c)->end == (uint64_t)c + 0x4000); /* merged back */
+	CHECK(*pte_of(mm, c + 0x1000) & PTE_P);
+	CHECK(sys_mprotect(c + 1, 0x1000, 1) == -EINVAL);
+	CHECK(sys_mprotect(c, 0x1000, 8) == -EINVAL);
+	CHECK(sys_mprotect(c, 0, 1) == 0);
+
+	/* MAP_FIXED over mapped pages frees them. */
+	f = nr_free_pages();
+	CHECK(sys_mmap(c, 0x2000, 1, ANON | FIXED, -1, 0) == c);
+	CHECK(nr_free_pages() == f + 2);
+	CHECK(mm_write(mm, c + 0x2000, "hello", 6) == 0);
+	printf("syscalls ok\n");
+}
+
+static void test_fork(struct mm *mm)
+{
+	uint64_t va = 0x30002000; /* "hello", from test_syscalls */
+	char s[8];
+	size_t f = nr_free_pages();
+	struct mm *child = mm_fork(mm);
+	CHECK(child);
+	CHECK(mm_read(child, va, s, 6) == 0 && !strcmp(s, "hello"));
+	CHECK(mm_write(child, va, "HELLO", 6) == 0);
+	CHECK(mm_read(mm, va, s, 6) == 0 && !strcmp(s, "hello"));
+	CHECK(child->brk == mm->brk && child->pml4[256] == 0x1234003);
+	mm_put(child);
+	CHECK(nr_free_pages() == f);
+	mm_activate(mm);
+	CHECK(fake_cr3 == virt_to_phys(mm->pml4));
+	printf("fork ok\n");
+}
+
+/* The page-fault handler's part: resume at the fixup, or die. */
+static void on_segv(int sig, siginfo_t *si, void *ucontext)
+{
+	ucontext_t *uc = ucontext;
+	uint64_t fixup = uaccess_fixup(uc->uc_mcontext.gregs[REG_RIP]);
+	(void)sig;
+	if (!fixup) {
+		printf("FAIL: real segfault at %p\n", si->si_addr);
+		_exit(1);
+	}
+	uc->uc_mcontext.gregs[REG_RIP] = fixup;
+}
+
+static void test_uaccess(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
+	sigaction(SIGSEGV, &sa, NULL);
+	char ub[64] = "user string", kb[64];
+	void *bad = (void *)16;
+	CHECK(copy_from_user(kb, ub, 12) == 0 && !strcmp(kb, "user string"));
+	CHECK(copy_to_user(ub, "xyz", 4) == 0 && !strcmp(ub, "xyz"));
+	CHECK(copy_from_user(kb, bad, 8) == -EFAULT);
+	CHECK(copy_to_user(bad, kb, 8) == -EFAULT);
+	CHECK(clear_user(bad, 8) == -EFAULT);
+	CHECK(clear_user(ub, 8) == 0 && ub[0] == 0 && ub[7] == 0);
+	CHECK(copy_from_user(kb, (void *)(TASK_SIZE - 4), 8) == -EFAULT);
+	CHECK(copy_from_user(kb, (void *)-1UL, 2) == -EFAULT);
+	CHECK(copy_from_user(kb, (void *)0xffff800000000000UL, 2) == -EFAULT);
+	strcpy(ub, "abc");
+	CHECK(strncpy_from_user(kb, ub, 64) == 3 && !strcmp(kb, "abc"));
+	CHECK(strncpy_from_user(kb, ub, 4) == 3);
+	CHECK(strncpy_from_user(kb, ub, 3) == -ENAMETOOLONG);
+	CHECK(strncpy_from_user(kb, bad, 3) == -EFAULT);
+	CHECK(strncpy_from_user(kb, (void *)(TASK_SIZE + 5), 3) == -EFAULT);
+	CHECK(strnlen_user(ub, 64) == 4 && strnlen_user(ub, 4) == 4);
+	CHECK(strnlen_user(ub, 3) == 4 && strnlen_user(ub, 2) == 3);
+	CHECK(strnlen_user(bad, 10) == 0);
+	/* A string running into an unmapped page. */
+	char *two = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(two + 4096, 4096);
+	memset(two, 'a', 4096);
+	CHECK(strncpy_from_user(kb, two + 4086, 64) == -EFAULT);
+	CHECK(strnlen_user(two + 4086, 64) == 0);
+	CHECK(copy_from_user(kb, two + 4086, 20) == -EFAULT);
+	printf("uaccess ok\n");
+}
+
+static void test_teardown(struct mm *mm)
+{
+	CHECK(vma_map(mm, STACK_TOP - 0x10000, 0x10000, VM_READ | VM_WRITE | VM_STACK) == 0);
+	CHECK(mm_write(mm, STACK_TOP - 8, "x", 1) == 0);
+	CHECK(get_unmapped_area(mm, 0x1000) == MMAP_BASE - 0x6000);
+	/* Unmapping everything frees every page and every table. */
+	CHECK(vma_unmap(mm, 0, TASK_SIZE) == 0);
+	CHECK(mm->vmas == NULL);
+	for (int i = 0; i < 256; i++)
+		CHECK(mm->pml4[i] == 0);
+	CHECK(nr_free_pages() == free0 - 2); /* the pml4, the slab holding *mm */
+	mm_put(mm);
+	CHECK(fake_cr3 == virt_to_phys(boot_pml4)); /* switched away first */
+	CHECK(nr_free_pages() == free0);
+	printf("teardown ok\n");
+}
+
+/* What a fork + exec + exit cycle does to memory, many times. */
+static void test_cycles(void)
+{
+	for (int i = 0; i < 300; i++) {
+		struct mm *m = mm_create();
+		CHECK(m);
+		CHECK(vma_map(m, 0x400000, 0x10000, VM_READ | VM_EXEC) == 0);
+		CHECK(mm_write(m, 0x400000, pattern, 10000) == 0);
+		CHECK(vma_map(m, STACK_TOP - 0x20000, 0x20000, VM_READ | VM_WRITE | VM_STACK) == 0);
+		CHECK(mm_write(m, STACK_TOP - 100, pattern, 100) == 0);
+		for (int j = 0; j < 20; j++)
+			CHECK(vma_map(m, 0x10000000 + j * 0x3000, 0x2000, 3) == 0);
+		struct mm *k = mm_fork(m);
+		CHECK(k);
+		mm_put(m);
+		mm_get(k);
+		mm_put(k);
+		mm_put(k);
+	}
+	CHECK(nr_free_pages() == free0);
+	printf("cycles ok\n");
+}
+
+static void test_oom(void)
+{
+	struct mm *big = mm_create();
+	CHECK(vma_map(big, 0x10000000, 1UL << 30, 3) == 0);
+	uint64_t va = 0x10000000;
+	int r;
+	while ((r = handle_mm_fault(big, va, 6)) == 0)
+		va += 4096;
+	CHECK(r == -ENOMEM);
+	CHECK(mm_fork(big) == NULL);
+	mm_put(big);
+	CHECK(nr_free_pages() == free0);
+	printf("out of memory ok\n");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	boot();
+	test_page_alloc();
+	test_kmalloc();
+
+	boot_pml4[0] = 0x999003; /* boot's identity map */
+	boot_pml4[256] = 0x1234003;
+	boot_pml4[511] = 0x5678003;
+	paging_init();
+	CHECK(boot_pml4[0] == 0 && boot_pml4[256] == 0x1234003);
+	struct mm *mm = mm_create();
+	CHECK(mm);
+	struct task task = { .mm = mm };
+	current = &task;
+	test_areas(mm);
+	test_syscalls(mm);
+	test_fork(mm);
+	test_uaccess();
+	test_teardown(mm);
+	test_cycles();
+	test_oom();
+	printf("ALL OK\n");
+	return 0;
+}
