@@ -82,9 +82,20 @@ $(B)/userland/%: userland/%.c
 	@echo "  USERCC  $<"
 	@$(if $(filter $*,$(GLIBC_PROGS)),gcc,$(USER_CC)) $(USER_CFLAGS) -o $@ $<
 
+# The initramfs holds Debian's busybox-static as /bin/sh and its applets,
+# fetched once into $(B)/busybox (scripts/fetch-busybox.sh; without network
+# the archive is made without it). WITH_BUSYBOX=no leaves it out.
+WITH_BUSYBOX ?= yes
+BUSYBOX_BIN := $(B)/busybox/root/bin/busybox
+
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh $(shell find userland/rootfs 2>/dev/null) FORCE
-	scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
+$(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh scripts/fetch-busybox.sh \
+		$(shell find userland/rootfs 2>/dev/null) FORCE
+ifeq ($(WITH_BUSYBOX),yes)
+	@scripts/fetch-busybox.sh $(B)/busybox
+endif
+	BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
+		scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
 
 iso: $(B)/os.iso
 $(B)/os.iso: $(B)/kernel $(B)/initramfs.cpio scripts/mkiso.sh

@@ -19,7 +19,11 @@
  *         exec_binprm          at most 1 + 5 rewrites (#! scripts), then ELOOP
  *           search_binary_handler
  *             prepare_binprm   the first BINPRM_BUF_SIZE bytes into bprm->buf
- *             fmt->load_binary asks each registered format (binfmt_*.c)
+ *             fmt->load_binary asks each registered format (binfmt_*.c);
+ *                                  a "#!" script (binfmt_script.c) rewrites
+ *                                  argv with remove_arg_zero and
+ *                                  copy_string_kernel, bprm_change_interp,
+ *                                  and hands back bprm->interpreter
  *               begin_new_exec      ---- THE POINT OF NO RETURN ----
  *               setup_arg_pages, start_thread
  *       free_bprm
@@ -38,6 +42,10 @@
  * Every failure path gives back all it took (pages, areas, file
  * references): an exec that fails, before or after the point of no return,
  * leaks nothing.
+ *
+ * The exec trace for learners (fs/exec_trace.c, "exectrace" on the command
+ * line) is told by the exec_trace_* calls at each point of interest; they
+ * do nothing while it is off.
  *
  * Where this differs from Linux 6.1 (each is said again where it happens):
  * no execveat yet, so no /dev/fd/N names; no credentials change (no
@@ -103,12 +111,12 @@ void unregister_binfmt(struct linux_binfmt *fmt)
 
 /*
  * The built-in formats, registered at boot in the order Linux's link order
- * gives them (each has a core_initcall there): "#!" scripts, then ELF;
- * only ELF so far. The order matters only for a file that two handlers
- * would both accept.
+ * gives them (each has a core_initcall there): "#!" scripts, then ELF.
+ * The order matters only for a file that two handlers would both accept.
  */
 void exec_init(void)
 {
+	init_script_binfmt();
 	init_elf_binfmt();
 }
 
@@ -252,6 +260,7 @@ static int do_execveat_common(char *filename, const char __user *const __user *a
 		bprm->argc = 1;
 	}
 
+	exec_trace_start(bprm);
 	retval = bprm_execve(bprm);
 out_free:
 	free_bprm(bprm);
@@ -310,6 +319,7 @@ int kernel_execve(const char *kernel_filename, char *const argv[], char *const e
 	if (retval < 0)
 		goto out_free;
 
+	exec_trace_start(bprm);
 	retval = bprm_execve(bprm);
 out_free:
 	free_bprm(bprm);
@@ -559,21 +569,75 @@ static int copy_strings_kernel(int argc, char *const argv[], struct linux_binprm
 	return 0;
 }
 
+/*
+ * Drop argv[0]: it is the lowest string, at bprm->p, so bprm->p moves up
+ * past it and its NUL. Used by the handlers that run an interpreter in
+ * place of the file (a script's "#!" line, binfmt_misc), before they push
+ * the interpreter's own argv[0]. Its bytes stay where they were, unused;
+ * the limit (argmin) does not move either, as in Linux.
+ */
+int remove_arg_zero(struct linux_binprm *bprm)
+{
+	char chunk[64];
+
+	if (!bprm->argc)
+		return 0;
+	for (;;) {
+		/* Read up to the end of the page, at most a chunk at a time. */
+		uint64_t n = MIN(sizeof(chunk), PAGE_SIZE - (bprm->p & ~PAGE_MASK));
+		char *nul;
+		int ret = mm_read(bprm->mm, bprm->p, chunk, n);
+
+		if (ret)
+			return ret;
+		nul = chunk;
+		while (nul < chunk + n && *nul)
+			nul++;
+		if (nul < chunk + n) {
+			bprm->p += nul - chunk + 1;
+			break;
+		}
+		bprm->p += n;
+	}
+	bprm->argc--;
+	return 0;
+}
+
+/*
+ * The name of the file being loaded changes: a handler found an
+ * interpreter. bprm->filename keeps the name execve was given.
+ */
+int bprm_change_interp(const char *interp, struct linux_binprm *bprm)
+{
+	exec_trace_interp(bprm, interp);
+	if (bprm->interp != bprm->filename)
+		kfree((char *)bprm->interp);
+	bprm->interp = strdup_k(interp);
+	if (!bprm->interp)
+		return -ENOMEM;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------
  * Opening the file and finding its handler.
  * ------------------------------------------------------------------------ */
 
 /*
  * Open a file to run it: EACCES unless it is a regular file with execute
- * permission (read permission is not needed in Linux; here root reads
- * anything), ETXTBSY while someone has it open for writing. The file stays
- * closed to writers until allow_write_access. Errors of the lookup itself
- * (ENOENT, ENOTDIR, ELOOP...) come from filp_open. Linux 6.1 calls this
- * do_open_execat, with execveat's dirfd and flags.
+ * permission (the open checks MAY_EXEC instead of MAY_READ: a mode 0111
+ * program runs), ETXTBSY while someone has it open for writing. The file
+ * stays closed to writers until allow_write_access. Errors of the lookup
+ * itself (ENOENT, ENOTDIR, ELOOP...) come from the path walk. Linux 6.1
+ * calls this do_open_execat, with execveat's dirfd and flags.
+ *
+ * An empty name comes only from inside the kernel (a "#!" with nothing
+ * after it and no newline, an ELF PT_INTERP of "\0\0"): Linux's walk of ""
+ * stops at once, on the working directory, which exec refuses with
+ * EACCES. Our path walk refuses "" with ENOENT, so we name "." instead.
  */
 struct file *open_exec(const char *name)
 {
-	struct file *file = filp_open(name, O_RDONLY, 0);
+	struct file *file = filp_open(*name ? name : ".", O_RDONLY | __FMODE_EXEC, 0);
 	struct inode *inode;
 	int err;
 
@@ -606,11 +670,14 @@ static int bprm_execve(struct linux_binprm *bprm)
 	struct file *file = open_exec(bprm->filename);
 	int retval;
 
-	if (IS_ERR(file))
+	if (IS_ERR(file)) {
+		exec_trace_done(bprm, PTR_ERR(file));
 		return PTR_ERR(file);
+	}
 	bprm->file = file;
 
 	retval = exec_binprm(bprm);
+	exec_trace_done(bprm, retval);
 	if (retval < 0 && bprm->point_of_no_return)
 		send_sig(SIGSEGV, current);
 	return retval;
@@ -631,6 +698,7 @@ static int exec_binprm(struct linux_binprm *bprm)
 	for (depth = 0;; depth++) {
 		struct file *exec;
 
+		exec_trace_depth(bprm, depth);
 		if (depth > 5)
 			return -ELOOP;
 
@@ -704,11 +772,13 @@ static int search_binary_handler(struct linux_binprm *bprm)
 	retval = prepare_binprm(bprm);
 	if (retval < 0)
 		return retval;
+	exec_trace_buf(bprm);
 
 	retval = -ENOENT; /* no handler registered at all */
 retry:
 	for (fmt = formats; fmt; fmt = fmt->next) {
 		retval = fmt->load_binary(bprm);
+		exec_trace_handler(bprm, fmt, retval);
 		if (bprm->point_of_no_return || retval != -ENOEXEC)
 			return retval;
 	}

@@ -50,8 +50,17 @@
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 
-/* Kernel-internal: never seen by user space. */
+/*
+ * Kernel-internal: never seen by user space. A blocking call interrupted by
+ * a signal returns one of these; the signal code turns it into EINTR or
+ * restarts the call:
+ *   ERESTARTSYS     restart if the handler has SA_RESTART (or no handler ran)
+ *   ERESTARTNOINTR  always restart
+ *   ERESTARTNOHAND  restart only if no handler ran (poll, select, pause)
+ */
 #define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
 
 /* Pointers that carry an errno, as Linux's ERR_PTR / IS_ERR. */
 #define MAX_ERRNO 4095

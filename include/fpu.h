@@ -21,3 +21,7 @@ void fpu_restore(const struct fpu_state *fpu); /* fpu -> registers */
 void fpu_copy(struct fpu_state *dst, const struct fpu_state *src);
 /* Give fpu the clean state a new program starts with. */
 void fpu_clear(struct fpu_state *fpu);
+/* The 512-byte fxsave image inside fpu (for signal frames). */
+uint8_t *fpu_regs(struct fpu_state *fpu);
+/* Make an image that came from user space safe to load (MXCSR bits). */
+void fpu_sanitize(struct fpu_state *fpu);

@@ -10,6 +10,7 @@
 #pragma once
 #include <kernel.h>
 #include <fpu.h>
+#include <signum.h>
 #include <trap.h>
 
 struct mm;
@@ -19,18 +20,49 @@ struct fs_struct;
 enum task_state {
 	TASK_RUNNABLE,
 	TASK_SLEEPING,
+	TASK_STOPPED, /* by SIGSTOP, SIGTSTP, ...; SIGCONT or SIGKILL wakes it */
 	TASK_ZOMBIE,
 };
+
+/* What rt_sigaction sets for one signal (Linux's struct kernel_sigaction). */
+struct k_sigaction {
+	uint64_t handler; /* SIG_DFL, SIG_IGN or a user function */
+	uint64_t flags;   /* SA_* */
+	uint64_t restorer;
+	uint64_t mask;    /* blocked while the handler runs */
+};
+
+struct rlimit {
+	uint64_t cur, max;
+};
+#define RLIMIT_CPU 0
+#define RLIMIT_FSIZE 1
+#define RLIMIT_DATA 2
+#define RLIMIT_STACK 3
+#define RLIMIT_CORE 4
+#define RLIMIT_RSS 5
+#define RLIMIT_NPROC 6
+#define RLIMIT_NOFILE 7
+#define RLIMIT_MEMLOCK 8
+#define RLIMIT_AS 9
+#define RLIMIT_LOCKS 10
+#define RLIMIT_SIGPENDING 11
+#define RLIMIT_MSGQUEUE 12
+#define RLIMIT_NICE 13
+#define RLIMIT_RTPRIO 14
+#define RLIMIT_RTTIME 15
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY (~0UL)
 
 #define TASK_COMM_LEN 16
 #define KSTACK_PAGES 4
 #define KSTACK_SIZE (KSTACK_PAGES * PAGE_SIZE)
-#define NSIG 64
 
 struct task {
 	pid_t pid, pgid, sid;
 	struct task *parent;
 	struct task *next_task; /* list of all tasks, for wait and reparenting */
+	struct task *next_dead; /* on the list of tasks to free */
 	char comm[TASK_COMM_LEN];
 	enum task_state state;
 
@@ -51,8 +83,25 @@ struct task {
 	uint64_t wake_at;       /* jiffies to wake at, 0 for none */
 	bool vfork_done;        /* set when a vfork child execs or exits */
 	int exit_status;        /* wait4 status word, valid in TASK_ZOMBIE */
-	uint64_t sigpending;    /* bit (sig-1): a fatal signal waits */
-	uint64_t sig_handlers[NSIG]; /* user handler or SIG_DFL(0)/SIG_IGN(1) */
+
+	/* Signals (kernel/signal.c). Bit sig-1 of a mask stands for sig. */
+	uint64_t sigpending;    /* sent, not yet acted on */
+	uint64_t blocked;       /* the signal mask */
+	uint64_t saved_mask;    /* restored after a handler when restore_mask */
+	bool restore_mask;      /* set by rt_sigsuspend */
+	struct k_sigaction sigaction[NSIG];
+	uint64_t altstack_sp, altstack_size;
+	int altstack_flags;
+	int stop_signal;        /* what stopped it, for wait4 */
+	bool wait_stop_report;  /* a stop the parent has not yet collected */
+	bool wait_cont_report;  /* a continue the parent has not yet collected */
+	int pdeath_signal;      /* prctl(PR_SET_PDEATHSIG) */
+	bool no_new_privs;      /* prctl(PR_SET_NO_NEW_PRIVS); kept across fork and exec */
+
+	struct rlimit rlim[RLIM_NLIMITS];
+	/* CPU time in ticks, counted by the timer; children's when reaped. */
+	uint64_t utime, stime, cutime, cstime;
+	uint64_t start_time;    /* jiffies at fork */
 	struct fpu_state fpu;   /* user x87/SSE registers while switched out */
 };
 
@@ -73,6 +122,11 @@ struct task *first_task(void);
 /* A new task: kernel stack, pid, linked in; not yet runnable. NULL if no memory. */
 struct task *alloc_task(void);
 void free_task(struct task *t);  /* after it is reaped */
+/* Free t once the CPU has left its stack for good (self-reaping exit). */
+void release_task_later(struct task *t);
+void release_dead_tasks(void);   /* the scheduler calls it */
+extern int nr_tasks, max_tasks;  /* max_tasks: Linux's max_threads */
+int count_user_tasks(uid_t uid);
 /* Prepare t's kernel stack so that its first run returns to user mode
  * through t->tf. */
 void task_setup_user_return(struct task *t);
@@ -83,21 +137,21 @@ void __noreturn start_init(const char *path, char *const argv[], char *const env
 
 /* Terminate current: status is the wait4 status word. */
 void __noreturn do_exit(int status);
-/* Deliver a fatal signal to t (the fault handlers use it on current). */
+/* Make sig pending for t and wake it if it sleeps (kernel/signal.c). */
 void send_sig(int sig, struct task *t);
+/* Send sig to every task of process group pgrp; 0 or -ESRCH. */
+int kill_pgrp(pid_t pgrp, int sig);
+/* True if t has a pending signal that is not blocked: a blocking call
+ * should give up and return -ERESTARTSYS (or -EINTR). */
+bool signal_pending(struct task *t);
 /* Called on the way back to user mode: acts on pending signals, reschedules. */
 void prepare_return_to_user(struct trapframe *tf);
 extern bool need_resched;
 
 /* Linux wait status helpers. */
 #define W_EXITCODE(ret, sig) (((ret) & 0xff) << 8 | (sig))
-#define SIGKILL 9
-#define SIGSEGV 11
-#define SIGBUS 7
-#define SIGILL 4
-#define SIGFPE 8
-#define SIGTRAP 5
-#define SIGCHLD 17
+#define W_STOPCODE(sig) ((sig) << 8 | 0x7f)
+#define W_CONTINUED 0xffff
 
 /* A vfork parent sleeps until its child execs or exits; both call this. */
 void vfork_release(struct task *child);

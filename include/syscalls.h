@@ -39,13 +39,20 @@
 	X(59, execve)                                                          \
 	/* kernel/fork.c, kernel/exit.c */                                     \
 	X(57, fork) X(58, vfork) X(56, clone) X(60, exit) X(231, exit_group)   \
-	X(61, wait4)                                                           \
+	X(61, wait4) X(247, waitid)                                            \
+	/* kernel/signal.c, kernel/signal_frame.c */                           \
+	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
+	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \
+	X(62, kill) X(200, tkill) X(234, tgkill) X(34, pause)                  \
 	/* kernel/sys.c */                                                     \
-	X(39, getpid) X(110, getppid) X(102, getuid) X(107, geteuid)           \
+	X(39, getpid) X(186, gettid) X(110, getppid) X(102, getuid)           \
+	X(107, geteuid)                                                        \
 	X(104, getgid) X(108, getegid) X(63, uname) X(99, sysinfo)             \
 	X(169, reboot) X(318, getrandom) X(158, arch_prctl)                    \
 	X(218, set_tid_address) X(24, sched_yield) X(111, getpgrp)             \
 	X(121, getpgid) X(109, setpgid) X(112, setsid) X(124, getsid)          \
+	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
+	X(98, getrusage) X(157, prctl) X(273, set_robust_list)                 \
 	/* kernel/time.c */                                                    \
 	X(228, clock_gettime) X(35, nanosleep) X(96, gettimeofday)             \
 	X(201, time)

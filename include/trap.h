@@ -15,7 +15,8 @@ struct trapframe {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
 	uint64_t vector; /* exception/IRQ number; TRAP_SYSCALL for syscall */
-	uint64_t error;  /* CPU error code, or 0 */
+	uint64_t error;  /* CPU error code, or 0; for a syscall its number
+	                  * (Linux's orig_ax), kept for restarts */
 	/* Pushed by the CPU (or by the syscall entry, in the same shape). */
 	uint64_t rip, cs, rflags, rsp, ss;
 };

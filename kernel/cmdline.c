@@ -15,6 +15,7 @@
 #include <boot.h>
 #include <cmdline.h>
 #include <kernel.h>
+#include <linux/binfmts.h>
 #include <string.h>
 
 const char *init_path = "/init";
@@ -86,6 +87,10 @@ static void handle_word(char *word)
 	}
 	if (param_is(word, namelen, "strace")) {
 		cmdline_strace = true;
+		return;
+	}
+	if (param_is(word, namelen, "exectrace")) { /* fs/exec_trace.c */
+		exec_trace_set(true);
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)

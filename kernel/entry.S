@@ -92,7 +92,7 @@ syscall_entry:
 	pushq	%r11			/* user rflags */
 	pushq	$USER_CS
 	pushq	%rcx			/* user rip */
-	pushq	$0
+	pushq	%rax			/* the syscall number, for restarts */
 	pushq	$TRAP_SYSCALL
 	pushq	%rax
 	pushq	%rbx

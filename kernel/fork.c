@@ -42,6 +42,12 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 
 	if (flags & ~CLONE_SUPPORTED)
 		return -EINVAL;
+	/* Linux's limits: RLIMIT_NPROC binds everyone but root; the count of
+	 * tasks the memory can hold binds everyone. */
+	if (parent->uid != 0 && (uint64_t)count_user_tasks(parent->uid) >= parent->rlim[RLIMIT_NPROC].cur)
+		return -EAGAIN;
+	if (nr_tasks >= max_tasks)
+		return -EAGAIN;
 	child = alloc_task();
 	if (!child)
 		return -EAGAIN;
@@ -53,7 +59,13 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 	child->gid = parent->gid, child->egid = parent->egid;
 	child->fs_base = flags & CLONE_SETTLS ? tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
-	memcpy(child->sig_handlers, parent->sig_handlers, sizeof(child->sig_handlers));
+	memcpy(child->sigaction, parent->sigaction, sizeof(child->sigaction));
+	child->blocked = parent->blocked;
+	child->altstack_sp = parent->altstack_sp;
+	child->altstack_size = parent->altstack_size;
+	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
+	child->start_time = jiffies;
+	child->no_new_privs = parent->no_new_privs;
 	fpu_save(&parent->fpu); /* the live registers, not the last switch's */
 	fpu_copy(&child->fpu, &parent->fpu);
 

@@ -47,3 +47,18 @@ void fpu_clear(struct fpu_state *fpu)
 {
 	fpu_copy(fpu, &clean_state);
 }
+
+uint8_t *fpu_regs(struct fpu_state *fpu)
+{
+	return area(fpu);
+}
+
+/* fxrstor faults on reserved MXCSR bits: keep only those the CPU has. */
+void fpu_sanitize(struct fpu_state *fpu)
+{
+	uint32_t *clean = (uint32_t *)area(&clean_state);
+	uint32_t *regs = (uint32_t *)area(fpu);
+	uint32_t mask = clean[7] ? clean[7] : 0xffbf; /* MXCSR_MASK at byte 28 */
+
+	regs[6] &= mask; /* MXCSR at byte 24 */
+}

@@ -17,6 +17,8 @@
 
 struct task *task_list;
 static pid_t next_pid = 1;
+int nr_tasks, max_tasks;
+static struct task *dead_tasks; /* self-reaped, waiting to be freed */
 
 extern char trap_return[], kernel_thread_start[];
 void __noreturn cpu_idle(void);
@@ -55,6 +57,7 @@ struct task *alloc_task(void)
 		return NULL;
 	}
 	t->pid = alloc_pid();
+	nr_tasks++;
 	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	fpu_clear(&t->fpu);
 	t->state = TASK_SLEEPING; /* not runnable until its creator says so */
@@ -76,6 +79,48 @@ void free_task(struct task *t)
 	}
 	free_pages(t->kstack, KSTACK_PAGES);
 	kfree(t);
+	nr_tasks--;
+}
+
+void release_task_later(struct task *t)
+{
+	t->parent = NULL; /* no wait4 will see it */
+	t->next_dead = dead_tasks;
+	dead_tasks = t;
+}
+
+void release_dead_tasks(void)
+{
+	while (dead_tasks && dead_tasks != current) {
+		struct task *t = dead_tasks;
+		dead_tasks = t->next_dead;
+		free_task(t);
+	}
+}
+
+int count_user_tasks(uid_t uid)
+{
+	int n = 0;
+
+	for (struct task *t = task_list; t; t = t->next_task)
+		if (t->uid == uid && t->state != TASK_ZOMBIE)
+			n++;
+	return n;
+}
+
+/* Linux's defaults for init; every process inherits them through fork. */
+static void set_default_rlimits(struct task *t)
+{
+	for (int i = 0; i < RLIM_NLIMITS; i++)
+		t->rlim[i] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+	t->rlim[RLIMIT_STACK].cur = 8UL << 20;
+	t->rlim[RLIMIT_CORE].cur = 0;
+	t->rlim[RLIMIT_NPROC].cur = t->rlim[RLIMIT_NPROC].max = max_tasks / 2;
+	t->rlim[RLIMIT_SIGPENDING] = t->rlim[RLIMIT_NPROC];
+	t->rlim[RLIMIT_NOFILE] = (struct rlimit){ 1024, 4096 };
+	t->rlim[RLIMIT_MEMLOCK] = (struct rlimit){ 8UL << 20, 8UL << 20 };
+	t->rlim[RLIMIT_MSGQUEUE] = (struct rlimit){ 819200, 819200 };
+	t->rlim[RLIMIT_NICE] = t->rlim[RLIMIT_RTPRIO] = (struct rlimit){ 0, 0 };
 }
 
 void task_set_comm(struct task *t, const char *path)
@@ -134,6 +179,8 @@ static void init_task_start(void *arg)
 void start_init(const char *path, char *const argv[], char *const envp[])
 {
 	static struct init_request req;
+	/* As Linux: as many tasks as 1/8 of memory holds kernel stacks. */
+	max_tasks = nr_total_pages() / (8 * KSTACK_PAGES);
 	struct task *t = alloc_task();
 
 	if (!t)
@@ -152,6 +199,7 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 		fd_install_lowest(t->files, get_file(console), false);
 	}
 	t->pgid = t->sid = t->pid;
+	set_default_rlimits(t);
 	task_set_comm(t, path);
 	t->tf->cs = USER_CS;
 	t->tf->ss = USER_DS;

@@ -67,6 +67,7 @@ void schedule(void)
 		}
 		switch_context(&prev->ksp, next->ksp);
 	}
+	release_dead_tasks();
 	irq_restore(flags);
 }
 
@@ -101,7 +102,7 @@ int sleep_until(uint64_t when)
 
 	current->wake_at = when;
 	while (jiffies < when) {
-		if (current->sigpending) {
+		if (signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}
@@ -113,8 +114,14 @@ int sleep_until(uint64_t when)
 }
 
 /* Called by the timer interrupt, with interrupts off. */
-void sched_tick(void)
+void sched_tick(bool from_user)
 {
+	if (current != &idle_task) {
+		if (from_user)
+			current->utime++;
+		else
+			current->stime++;
+	}
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at)
 			t->state = TASK_RUNNABLE;

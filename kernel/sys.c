@@ -16,6 +16,8 @@
 #include <x86.h>
 
 long sys_getpid(void) { return current->pid; }
+/* One thread per process: the thread id is the pid. */
+long sys_gettid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
 long sys_getuid(void) { return current->uid; }
 long sys_geteuid(void) { return current->euid; }
@@ -213,4 +215,152 @@ long sys_set_tid_address(int __user *tidptr)
 {
 	current->clear_child_tid = (uint64_t)tidptr;
 	return current->pid;
+}
+
+/* ---- resource limits and usage ---- */
+
+static long do_prlimit(struct task *t, unsigned resource, const struct rlimit *new, struct rlimit *old)
+{
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (old)
+		*old = t->rlim[resource];
+	if (new) {
+		if (new->cur > new->max)
+			return -EINVAL;
+		/* Raising the hard limit needs privilege (CAP_SYS_RESOURCE). */
+		if (new->max > t->rlim[resource].max && current->euid != 0)
+			return -EPERM;
+		if (resource == RLIMIT_NOFILE && new->max > 1048576)
+			return -EPERM; /* above Linux's fs.nr_open */
+		t->rlim[resource] = *new;
+	}
+	return 0;
+}
+
+long sys_getrlimit(unsigned resource, struct rlimit __user *rl)
+{
+	struct rlimit old;
+	long err = do_prlimit(current, resource, NULL, &old);
+	return err ? err : copy_to_user(rl, &old, sizeof(old));
+}
+
+long sys_setrlimit(unsigned resource, const struct rlimit __user *rl)
+{
+	struct rlimit new;
+
+	if (copy_from_user(&new, rl, sizeof(new)))
+		return -EFAULT;
+	return do_prlimit(current, resource, &new, NULL);
+}
+
+long sys_prlimit64(pid_t pid, unsigned resource, const struct rlimit __user *new_rl,
+		   struct rlimit __user *old_rl)
+{
+	struct rlimit new, old;
+	struct task *t = pid ? find_task(pid) : current;
+
+	if (!t || t->state == TASK_ZOMBIE)
+		return -ESRCH;
+	if (new_rl && copy_from_user(&new, new_rl, sizeof(new)))
+		return -EFAULT;
+	long err = do_prlimit(t, resource, new_rl ? &new : NULL, &old);
+	if (err)
+		return err;
+	return old_rl ? copy_to_user(old_rl, &old, sizeof(old)) : 0;
+}
+
+struct tms {
+	int64_t tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+/* Clock ticks (USER_HZ = HZ = 100) since boot. */
+long sys_times(struct tms __user *buf)
+{
+	struct tms t = { current->utime, current->stime, current->cutime, current->cstime };
+
+	if (buf && copy_to_user(buf, &t, sizeof(t)))
+		return -EFAULT;
+	return jiffies;
+}
+
+#define RUSAGE_SELF 0
+#define RUSAGE_CHILDREN (-1)
+#define RUSAGE_THREAD 1
+
+long sys_getrusage(int who, void __user *ru)
+{
+	int64_t r[18] = { 0 }; /* two timevals, then 14 counters */
+	uint64_t ut, st;
+
+	switch (who) {
+	case RUSAGE_SELF:
+	case RUSAGE_THREAD:
+		ut = current->utime, st = current->stime;
+		break;
+	case RUSAGE_CHILDREN:
+		ut = current->cutime, st = current->cstime;
+		break;
+	default:
+		return -EINVAL;
+	}
+	r[0] = ut / HZ, r[1] = ut % HZ * (1000000 / HZ);
+	r[2] = st / HZ, r[3] = st % HZ * (1000000 / HZ);
+	return copy_to_user(ru, r, sizeof(r));
+}
+
+#define PR_SET_PDEATHSIG 1
+#define PR_GET_PDEATHSIG 2
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+#define PR_SET_NO_NEW_PRIVS 38
+#define PR_GET_NO_NEW_PRIVS 39
+
+/* The basic options; the rest are not supported (EINVAL, as Linux for an
+ * unknown option). */
+long sys_prctl(int option, unsigned long arg2)
+{
+	char name[TASK_COMM_LEN];
+
+	switch (option) {
+	case PR_SET_PDEATHSIG:
+		if (arg2 > NSIG)
+			return -EINVAL;
+		current->pdeath_signal = arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return put_user_u32(current->pdeath_signal, (void __user *)arg2);
+	case PR_GET_DUMPABLE:
+		return 1;
+	case PR_SET_DUMPABLE:
+		return arg2 <= 1 ? 0 : -EINVAL;
+	case PR_SET_NAME: {
+		long n = strncpy_from_user(name, (const char __user *)arg2, sizeof(name));
+		if (n == -EFAULT)
+			return -EFAULT;
+		name[sizeof(name) - 1] = '\0';
+		memcpy(current->comm, name, sizeof(name));
+		return 0;
+	}
+	case PR_GET_NAME:
+		return copy_to_user((void __user *)arg2, current->comm, sizeof(current->comm));
+	case PR_SET_NO_NEW_PRIVS:
+		if (arg2 != 1)
+			return -EINVAL;
+		current->no_new_privs = true;
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		return current->no_new_privs;
+	}
+	return -EINVAL;
+}
+
+/* Robust futex lists matter only to threads, which we do not have; the
+ * call is accepted (and checked) as Linux does. */
+long sys_set_robust_list(void __user *head, size_t len)
+{
+	(void)head;
+	return len == 24 ? 0 : -EINVAL;
 }

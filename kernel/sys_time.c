@@ -87,5 +87,7 @@ long sys_nanosleep(const struct timespec __user *req, struct timespec __user *re
 		if (copy_to_user(rem, &r, sizeof(r)))
 			return -EFAULT;
 	}
-	return -EINTR;
+	/* EINTR if a handler runs; otherwise (a stop and continue) the sleep
+	 * starts again - Linux would go on with the time that was left. */
+	return -ERESTARTNOHAND;
 }

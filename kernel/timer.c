@@ -13,13 +13,12 @@
 
 volatile uint64_t jiffies;
 
-void sched_tick(void);
+void sched_tick(bool from_user);
 
 static void timer_interrupt(struct trapframe *tf)
 {
-	(void)tf;
 	jiffies++;
-	sched_tick();
+	sched_tick(trap_from_user(tf));
 }
 
 void timer_init(void)

@@ -8,6 +8,18 @@
 # the files of userland/rootfs/ as they are, and then OVERLAY_DIR copied on
 # top (make run OVERLAY=dir). The root is
 # staged in the directory of OUT.cpio, as initramfs-root/.
+#
+# BUSYBOX=PATH (the binary of Debian's busybox-static, see fetch-busybox.sh)
+# adds /bin/busybox and its applet links as Debian's initramfs-tools does
+# (its hook zz-busybox): the binary is asked for its list of applets
+# (busybox --list-full, run on the host), /usr is stripped from each path,
+# a bare name goes to /bin, and each applet is a hard link to /bin/busybox
+# unless that path already exists. /bin/sh is one of them.
+#
+# Every file gets the same time stamp, MTIME (seconds since the epoch;
+# default 1421625600, 2015-01-19 UTC, the month of LWN's "How programs get
+# run"): the archive is then the same from build to build, and `ls -l`
+# prints the same on every boot.
 set -euo pipefail
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -55,6 +67,25 @@ fi
 if [ -n "$overlay" ]; then
 	cp -a "$overlay/." "$root/"
 fi
+
+# Last, as initramfs-tools runs its busybox hook last: an applet link never
+# replaces a file that is already there (nor writes through a hard link).
+if [ -n "${BUSYBOX:-}" ]; then
+	[ -x "$BUSYBOX" ] || { echo "$0: BUSYBOX=$BUSYBOX is not an executable" >&2; exit 1; }
+	mkdir -p "$root/bin" "$root/sbin"
+	install -m 0755 "$BUSYBOX" "$root/bin/busybox"
+	for applet in $("$BUSYBOX" --list-full); do
+		case $applet in
+		usr/*) applet=${applet#usr/} ;;
+		*/*) ;;
+		*) applet=bin/$applet ;;
+		esac
+		mkdir -p "$root/$(dirname "$applet")"
+		[ -e "$root/$applet" ] || ln "$root/bin/busybox" "$root/$applet"
+	done
+fi
+
+find "$root" -exec touch -h -d "@${MTIME:-1421625600}" {} +
 
 tmp=$out.tmp
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$tmp"

@@ -12,16 +12,22 @@
 #
 #   --update	write NAME.expected from what Linux printed, instead of
 #		comparing (the only way expected files should be made)
+#   --pending	the tests of tests/pending/ rather than tests/cases/
 #   ORACLE_PKG=linux-image-6.1.0-57-amd64  pick a kernel package
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 dir=build/oracle
 update=0
-if [ "${1:-}" = --update ]; then
-	update=1
+pending=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--update) update=1 ;;
+	--pending) pending=(--pending) ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 
 # The meta package linux-image-amd64 depends on the real one.
 find_pkg() {
@@ -67,4 +73,4 @@ fetch() {
 [ -f "$dir/vmlinux" ] || fetch
 echo "oracle: Linux $(cat "$dir/version") (Debian $(cat "$dir/package-version"))"
 
-KERNEL=$dir/vmlinux ORACLE=1 UPDATE=$update LOG_DIR=build/oracle-logs exec tests/run.sh "$@"
+KERNEL=$dir/vmlinux ORACLE=1 UPDATE=$update LOG_DIR=build/oracle-logs exec tests/run.sh "${pending[@]}" "$@"

@@ -15,17 +15,30 @@
 #                  status of a normal power-off)
 #   NAME.nolinux   optional: one line saying why Linux cannot run this test
 #                  (scripts/oracle.sh skips it)
+#   NAME.input     optional: lines typed on the serial console while the test
+#                  runs, with <wait TEXT>, <sleep N> and ^C tokens (see
+#                  tests/type-input.sh). An empty NAME.args with an input
+#                  file boots init's make-run mode: the busybox shell.
+#   NAME.requires  optional: paths, one a line (e.g. /bin/busybox), that
+#                  the initramfs must hold; else the test is skipped (as
+#                  when busybox could not be downloaded)
 # Every expected file is what Linux printed (scripts/oracle.sh --update).
 #
-# Tests run in parallel; each prints "PASS name" or "FAIL name (reason)" with
-# a diff, and the run ends with "N passed, N failed". Logs are kept in
+# Tests that do not pass on our kernel yet wait in tests/pending/ (same
+# layout, not run by make test): `tests/run.sh --pending [NAME...]` runs
+# them; a test moves to tests/cases/ once it passes.
+#
+# Tests run in parallel; each prints "PASS name", "SKIP name (reason)" or
+# "FAIL name (reason)" with a diff, and the run ends with "N passed, N
+# failed" (", N skipped" added when some were). Logs are kept in
 # build/test-logs/NAME.log (raw), NAME.out (normalised), NAME.stderr (QEMU).
 #
 # Environment: ACCEL=tcg|kvm (default tcg), JOBS (default nproc),
 # KERNEL (default build/kernel), INITRD (default build/initramfs.cpio),
 # LOG_DIR, ORACLE=1 (the kernel is Linux: skip .nolinux tests, ignore
 # .kgrep and .status), UPDATE=1 (with ORACLE=1: write NAME.expected),
-# CASES (default tests/cases), TIMEOUT (seconds a boot may take, default 120).
+# CASES (default tests/cases), TIMEOUT (seconds a boot may take, default 120),
+# INPUT_WAIT (seconds a <wait> of NAME.input may take, default 60).
 set -euo pipefail
 
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -53,18 +66,38 @@ run_one() {
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
 	[ -f "$base.append" ] && append=$(words "$base.append")
 	args=$(words "$base.args")
-	timeout "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
-		-kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args" \
-		-serial stdio -display none -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		< /dev/null > "$log.log" 2> "$log.stderr" || status=$?
+	local qemu=(timeout "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
+		-m 256M -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
+		-serial stdio -display none -no-reboot
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+	if [ -f "$base.input" ]; then
+		# The serial input is a FIFO that type-input.sh writes into
+		# while it watches the console log.
+		local typist qpid
+		rm -f "$log.fifo" "$log.log.input-error"
+		mkfifo "$log.fifo"
+		"${qemu[@]}" < "$log.fifo" > "$log.log" 2> "$log.stderr" &
+		qpid=$!
+		tests/type-input.sh "$base.input" "$log.log" "$qpid" > "$log.fifo" &
+		typist=$!
+		wait "$qpid" || status=$?
+		kill "$typist" 2> /dev/null || true
+		wait "$typist" 2> /dev/null || true
+		rm -f "$log.fifo"
+		[ -f "$log.log.input-error" ] &&
+			fails+=("typing the input: $(cat "$log.log.input-error")")
+	else
+		"${qemu[@]}" < /dev/null > "$log.log" 2> "$log.stderr" || status=$?
+	fi
 
 	tr -d '\r' < "$log.log" | { grep -Ev '^\[ *[0-9]+\.[0-9]+\] ' || true; } > "$log.out"
 
 	if [ "$ORACLE" != 1 ] && [ -f "$base.status" ]; then
 		want=$(words "$base.status")
 	fi
-	if [ "$status" = 124 ]; then
+	if [ ${#fails[@]} != 0 ]; then
+		: # QEMU was stopped by type-input.sh
+	elif [ "$status" = 124 ]; then
 		fails+=("timeout after ${TIMEOUT} s")
 	elif [ "$status" != "$want" ]; then
 		fails+=("QEMU exit status $status, expected $want")
@@ -107,6 +140,10 @@ if [ "${1:-}" = --one ]; then
 	run_one "$2"
 	exit 0
 fi
+if [ "${1:-}" = --pending ]; then
+	CASES=tests/pending
+	shift
+fi
 
 if [ ! -f "$KERNEL" ] || [ ! -f "$INITRD" ]; then
 	echo "run.sh: $KERNEL or $INITRD is missing: run make first" >&2
@@ -122,16 +159,44 @@ if [ $# -gt 0 ]; then
 	done
 else
 	for f in "$CASES"/*.args; do
-		names+=("$(basename "$f" .args)")
+		[ -f "$f" ] && names+=("$(basename "$f" .args)")
 	done
 fi
 
+# missing NAME: print the first path of NAME.requires that the initramfs
+# lacks (the archive's list is read once).
+archive_list=
+missing() {
+	local path
+	[ -f "$CASES/$1.requires" ] || return 0
+	if [ -z "$archive_list" ]; then
+		archive_list=$(cpio -it --quiet < "$INITRD" | sed 's,^\./,/,; s,^\([^/]\),/\1,')
+	fi
+	while IFS= read -r path; do
+		[ -z "$path" ] && continue
+		grep -qxF -- "$path" <<< "$archive_list" || { echo "$path"; return 0; }
+	done < "$CASES/$1.requires"
+}
+
+# Why the initramfs has no busybox, if fetch-busybox.sh said so.
+no_busybox_reason() {
+	local f
+	f=$(dirname "$INITRD")/busybox/unavailable
+	[ -f "$f" ] && echo ": $(cat "$f")"
+	true
+}
+
 mkdir -p "$LOG_DIR"
 todo=()
+skipped=0
 for n in "${names[@]}"; do
 	rm -f "$LOG_DIR/$n".{log,out,diff,stderr,result}
+	lack=$(missing "$n")
 	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
 		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
+	elif [ -n "$lack" ]; then
+		echo "SKIP $n (the initramfs has no $lack$(no_busybox_reason))"
+		skipped=$((skipped + 1))
 	else
 		todo+=("$n")
 	fi
@@ -149,5 +214,9 @@ for n in "${todo[@]}"; do
 		failed=$((failed + 1))
 	fi
 done
-echo "$passed passed, $failed failed"
+if [ "$skipped" = 0 ]; then
+	echo "$passed passed, $failed failed"
+else
+	echo "$passed passed, $failed failed, $skipped skipped"
+fi
 [ "$failed" = 0 ]

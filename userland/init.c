@@ -8,8 +8,16 @@
  *	words after "--" on its command line, so a test boots with
  *	"console=ttyS0 quiet -- /hello ; /show_info a b".
  *   /init
- *	(no arguments) Prints a banner and reads commands from the console,
- *	one a line, until "poweroff" or end of input.
+ *	(no arguments: make run) Sets up a session on the console, as a
+ *	distribution's init does before it starts a login shell: setsid(),
+ *	the console as controlling terminal (TIOCSCTTY), /proc mounted, PATH
+ *	set. Then prints a banner and runs "/bin/sh -i" (Debian's busybox),
+ *	and powers off when that shell exits. Each of these steps may fail
+ *	on a kernel that lacks the call; init says so in one line and goes
+ *	on. Without /bin/sh, init reads commands from the console itself,
+ *	one a line, until "poweroff" or end of input. busybox's poweroff,
+ *	halt and reboot ask pid 1 with SIGUSR2, SIGUSR1 and SIGTERM: init
+ *	obeys.
  *
  * A command that fails is reported in plain numbers, so that the output is
  * the same with any C library:
@@ -20,9 +28,13 @@
  * status 127 again (a program that itself exits 127 is therefore silent).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -44,6 +56,26 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* The reboot(2) command asked for by a signal (see on_signal), or 0. */
+static volatile sig_atomic_t shutdown_cmd;
+
+static void on_signal(int sig)
+{
+	shutdown_cmd = sig == SIGTERM ? RB_AUTOBOOT : RB_POWER_OFF;
+}
+
+/* Obey busybox's halt (SIGUSR1), poweroff (SIGUSR2) and reboot (SIGTERM).
+ * No SA_RESTART: the signal interrupts init's wait4. */
+static void catch_shutdown_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Run one command (a NULL-terminated word list) and report how it ended. */
 static void run(char **cmd)
 {
@@ -63,7 +95,9 @@ static void run(char **cmd)
 	/* As pid 1 we also inherit orphans: reap them until ours is done. */
 	do {
 		got = wait4(-1, &status, 0, NULL);
-	} while (got != pid && !(got < 0 && errno != EINTR));
+	} while (got != pid && !(got < 0 && errno != EINTR) && !shutdown_cmd);
+	if (shutdown_cmd)
+		return;
 	if (got < 0)
 		say("init: wait4: %s\n", strerror(errno));
 	else if (WIFSIGNALED(status))
@@ -85,7 +119,7 @@ static void run_list(char **argv)
 			*w = NULL;
 			if (*cmd)
 				run(cmd);
-			if (end)
+			if (end || shutdown_cmd)
 				return;
 			cmd = w + 1;
 		}
@@ -116,19 +150,47 @@ static void interactive(void)
 		if (strcmp(words[0], "poweroff") == 0)
 			return;
 		run(words);
+		if (shutdown_cmd)
+			return;
 	}
+}
+
+/* make run: a session on the console with busybox's shell in it. */
+static void session(void)
+{
+	char *shell[] = { "/bin/sh", "-i", NULL };
+
+	/* Our own session, with the console as its controlling terminal:
+	 * then the shell can do job control and ^C reaches its jobs. */
+	if (setsid() < 0)
+		say("init: setsid: %s\n", strerror(errno));
+	if (ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0)
+		say("init: the console as controlling terminal (TIOCSCTTY): %s\n",
+		    strerror(errno));
+	if (mount("proc", "/proc", "proc", 0, NULL) < 0)
+		say("init: mount -t proc proc /proc: %s\n", strerror(errno));
+	setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
+
+	if (access(shell[0], X_OK) < 0) {
+		interactive();
+		return;
+	}
+	say("\nexecve teaching kernel: busybox sh on the console. Try ls -l /,\n"
+	    "cat /proc/meminfo or ./do_execve ./show_info.sh; exit powers off.\n");
+	run(shell);
 }
 
 int main(int argc, char *argv[])
 {
+	catch_shutdown_signals();
 	if (argc > 1)
 		run_list(argv + 1);
 	else
-		interactive();
+		session();
 
 	/* Let the console send everything before the machine stops. */
 	tcdrain(STDOUT_FILENO);
-	reboot(RB_POWER_OFF);
+	reboot(shutdown_cmd ? shutdown_cmd : RB_POWER_OFF);
 	say("init: reboot: %s\n", strerror(errno));
 	return 1;
 }

@@ -23,7 +23,7 @@ kf="-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffr
 objs=()
 for f in "$repo"/fs/*.c; do
 	b=$(basename "$f" .c)
-	case $b in exec | binfmt_*) continue ;; esac
+	case $b in exec | exec_* | binfmt_*) continue ;; esac
 	gcc $kf -c "$f" -o "$out/obj/$b.o"
 	objs+=("$out/obj/$b.o")
 done

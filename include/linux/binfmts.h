@@ -102,11 +102,20 @@ void unregister_binfmt(struct linux_binfmt *fmt);
 
 /* Register the built-in handlers. Called once at boot, before init runs. */
 void exec_init(void);
-void init_elf_binfmt(void);
+void init_script_binfmt(void); /* fs/binfmt_script.c */
+void init_elf_binfmt(void);    /* fs/binfmt_elf.c */
 
 /* Helpers for the handlers (fs/exec.c). */
 struct file *open_exec(const char *name); /* open a program: EACCES, ETXTBSY... */
+/* Push one string under the others on the new stack (E2BIG). argc is the
+ * caller's to count. */
 int copy_string_kernel(const char *arg, struct linux_binprm *bprm);
+/* Drop argv[0] from the new stack: bprm->p moves up past it, argc - 1.
+ * Nothing to do if argc is 0. */
+int remove_arg_zero(struct linux_binprm *bprm);
+/* bprm->interp = a copy of interp (the old one freed unless it is
+ * bprm->filename). -ENOMEM. */
+int bprm_change_interp(const char *interp, struct linux_binprm *bprm);
 int begin_new_exec(struct linux_binprm *bprm); /* the point of no return */
 int setup_arg_pages(struct linux_binprm *bprm, int executable_stack);
 /* Set the user registers for a fresh program (Linux: arch start_thread). */
@@ -118,3 +127,21 @@ void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp);
  * holds the new program's registers; -errno on failure.
  */
 int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
+
+/*
+ * The exec trace (fs/exec_trace.c): for learners, every exec told as
+ * kernel log lines "exectrace: ..." at KERN_ERR, so that they show even
+ * with "quiet". Off at boot unless the command line has "exectrace";
+ * exec_trace_set switches it at run time (/proc/sys/fs/exectrace when
+ * there is a /proc to hold it). docs/exec.md explains how to read it.
+ * Each hook does nothing while the trace is off.
+ */
+void exec_trace_set(bool on);
+bool exec_trace_enabled(void);
+void exec_trace_start(struct linux_binprm *bprm);      /* the exec as asked */
+void exec_trace_depth(struct linux_binprm *bprm, int depth); /* a round of the search */
+void exec_trace_buf(struct linux_binprm *bprm);               /* what the handlers see */
+void exec_trace_handler(struct linux_binprm *bprm, struct linux_binfmt *fmt, int retval);
+void exec_trace_rewrite(struct linux_binprm *bprm, const char *who); /* argv changed */
+void exec_trace_interp(struct linux_binprm *bprm, const char *new_interp);
+void exec_trace_done(struct linux_binprm *bprm, int retval); /* result; the new stack */

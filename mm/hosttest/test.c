@@ -5,19 +5,16 @@
  * any leak shows.
  */
 #define _GNU_SOURCE
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <boot.h>
 #include <errno.h>
 #include <kernel.h>
 #include <mm.h>
-#undef NSIG /* the host's <signal.h> has one too */
 #include <sched.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -300,23 +297,11 @@ static void test_fork(struct mm *mm)
 	printf("fork ok\n");
 }
 
-/* The page-fault handler's part: resume at the fixup, or die. */
-static void on_segv(int sig, siginfo_t *si, void *ucontext)
-{
-	ucontext_t *uc = ucontext;
-	uint64_t fixup = uaccess_fixup(uc->uc_mcontext.gregs[REG_RIP]);
-	(void)sig;
-	if (!fixup) {
-		printf("FAIL: real segfault at %p\n", si->si_addr);
-		_exit(1);
-	}
-	uc->uc_mcontext.gregs[REG_RIP] = fixup;
-}
+void install_segv_handler(void); /* segv.c */
 
 static void test_uaccess(void)
 {
-	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
-	sigaction(SIGSEGV, &sa, NULL);
+	install_segv_handler();
 	char ub[64] = "user string", kb[64];
 	void *bad = (void *)16;
 	CHECK(copy_from_user(kb, ub, 12) == 0 && !strcmp(kb, "user string"));
