@@ -50,8 +50,7 @@
  * Where this differs from Linux 6.1 (each is said again where it happens):
  * no execveat yet, so no /dev/fd/N names; no credentials change (no
  * set-user-ID); the stack is not randomized and is built in place at
- * STACK_TOP instead of being moved there; the limit of the strings uses
- * Linux's default RLIMIT_STACK, as there are no rlimits yet.
+ * STACK_TOP instead of being moved there.
  */
 #include <errno.h>
 #include <fs.h>
@@ -368,7 +367,7 @@ static struct linux_binprm *alloc_bprm(const char *filename)
 		return ERR_PTR(-ENOMEM);
 	bprm->filename = filename;
 	bprm->interp = filename;
-	bprm->rlim_stack = _STK_LIM; /* no rlimits yet: Linux's default */
+	bprm->rlim_stack = current->rlim[RLIMIT_STACK].cur; /* as Linux, the caller's */
 	retval = bprm_mm_init(bprm);
 	if (retval) {
 		kfree(bprm);

@@ -2,21 +2,27 @@
 # bench.sh - print speed and memory figures (make bench). Figures only: no
 # pass or fail, and TCG timings vary by tens of percent between boots.
 #
-# Boots the kernel once with "/hello ; /bench N /true" and prints
+# Boots the kernel once with "/hello ; /bench N /true ; /forkbench 8 M" and
+# prints
 #  - the host's wall time from QEMU's start to the first line a user
 #    program prints (init's first command),
 #  - what /bench measures inside the guest: the guest's clock at its start,
-#    memory, and the time of one fork (or vfork) + execve + wait4 cycle.
+#    memory, and the time of one fork (or vfork) + execve + wait4 cycle,
+#  - what /forkbench measures: fork + exit + wait4 of a process with 8 MiB
+#    of touched memory, with a child that writes nothing and with one that
+#    writes every page (what copy-on-write saves, and what it defers).
 # If build/oracle/vmlinux exists (make oracle), Linux is booted the same way
 # in the same run, for comparison.
 #
 # Environment: ACCEL=tcg|kvm (default tcg), CYCLES (default 200),
+# FORK_CYCLES (forkbench's, default 50),
 # KERNEL (default build/kernel), INITRD (default build/initramfs.cpio).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 ACCEL=${ACCEL:-tcg}
 CYCLES=${CYCLES:-200}
+FORK_CYCLES=${FORK_CYCLES:-50}
 KERNEL=${KERNEL:-build/kernel}
 INITRD=${INITRD:-build/initramfs.cpio}
 LINUX=build/oracle/vmlinux
@@ -42,7 +48,7 @@ boot() {
 		[ "$line" = "Hello, world!" ] || echo "$line"
 	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
 		-kernel "$kernel" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true" \
+		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /forkbench 8 $FORK_CYCLES" \
 		-serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
