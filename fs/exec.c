@@ -828,6 +828,8 @@ int begin_new_exec(struct linux_binprm *bprm)
 	if (old_mm)
 		mm_put(old_mm);
 
+	/* The new program's file stays closed to writers while it runs. */
+	set_exe_file(me, bprm->file);
 	if (me->files)
 		files_close_on_exec(me->files);
 	task_set_comm(me, bprm->filename);

@@ -4,7 +4,8 @@
  * Physical frames (mm/page_alloc.c): a bitmap over all RAM the boot loader
  * reported. Every frame is reachable through the direct map, so the kernel
  * works with virtual addresses (phys_to_virt) and converts only when it
- * writes page tables.
+ * writes page tables. Every allocated frame has a reference count, so that
+ * several address spaces can map one frame (copy-on-write after fork).
  *
  * The heap (mm/kmalloc.c): kmalloc/kfree for objects of any size.
  */
@@ -24,10 +25,25 @@ static inline uint64_t virt_to_phys(const void *virt)
 void page_alloc_init(const struct boot_info *bi);
 /* One zeroed page, as a direct-map address; NULL when memory is exhausted. */
 void *alloc_page(void);
-void free_page(void *page);
 /* n physically contiguous zeroed pages; NULL if no such run is free. */
 void *alloc_pages(size_t n);
+/* Give back pages that have one owner (their count is 1): a kernel bug,
+ * caught by BUG_ON, if they were shared or already free. */
+void free_page(void *page);
 void free_pages(void *first, size_t n);
+
+/*
+ * Reference counts. alloc_page/alloc_pages hand out frames with a count of
+ * 1. get_page adds an owner; put_page drops one and frees the frame when
+ * the count reaches 0. A count cannot overflow its 32 bits: every reference
+ * to a user frame is a page-table entry, and 2^32 entries would need 32 GiB
+ * of page tables, more than the 4 GiB the allocator manages.
+ */
+void get_page(void *page);
+void put_page(void *page);
+unsigned page_count(const void *page); /* the owners of an allocated page */
+
+/* Free frames (each frame counts once, however many times it is mapped). */
 size_t nr_free_pages(void);
 size_t nr_total_pages(void);
 

@@ -73,6 +73,7 @@ struct task {
 	struct mm *mm;          /* NULL for kernel-only tasks */
 	struct files_struct *files;
 	struct fs_struct *fs;
+	struct file *exe_file;  /* the program it runs: /proc/PID/exe; closed to writers */
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
 	uint64_t clear_child_tid;
@@ -131,6 +132,9 @@ int count_user_tasks(uid_t uid);
  * through t->tf. */
 void task_setup_user_return(struct task *t);
 void task_set_comm(struct task *t, const char *path); /* basename, 15 bytes */
+/* Make file t's program (NULL: none). While a process runs a file, opening
+ * that file for writing fails with ETXTBSY, as on Linux. */
+void set_exe_file(struct task *t, struct file *file);
 
 /* First user process, run from kernel_main once everything is ready. */
 void __noreturn start_init(const char *path, char *const argv[], char *const envp[]);

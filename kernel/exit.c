@@ -62,6 +62,7 @@ void do_exit(int status)
 	if (t->fs)
 		fs_put(t->fs);
 	t->fs = NULL;
+	set_exe_file(t, NULL);
 	vfork_release(t);
 	mm_activate(NULL);
 	if (t->mm)

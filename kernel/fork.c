@@ -75,6 +75,8 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 	if (!child->mm || !child->files || !child->fs)
 		goto nomem;
 
+	if (parent->exe_file)
+		set_exe_file(child, parent->exe_file);
 	*child->tf = *parent->tf;
 	child->tf->rax = 0;
 	if (newsp)
@@ -102,6 +104,7 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 	return pid;
 
 nomem:
+	set_exe_file(child, NULL);
 	if (child->mm)
 		mm_put(child->mm);
 	if (child->files)

@@ -130,6 +130,22 @@ void task_set_comm(struct task *t, const char *path)
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
 }
 
+void set_exe_file(struct task *t, struct file *file)
+{
+	struct file *old = t->exe_file;
+
+	if (file) {
+		get_file(file);
+		/* Cannot fail: exec or fork already keeps the file from writers. */
+		deny_write_access(file);
+	}
+	t->exe_file = file;
+	if (old) {
+		allow_write_access(old);
+		fput(old);
+	}
+}
+
 /* The callee-saved registers switch_context pops, then its return address. */
 struct switch_frame {
 	uint64_t r15, r14, r13, r12, rbx, rbp, ret;

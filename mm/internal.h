@@ -12,6 +12,10 @@
 /* One past the highest frame number the allocator manages. */
 extern uint64_t max_pfn;
 
+/* Like alloc_page, but the frame is not zeroed: only for a caller that
+ * overwrites all of it at once (it may hold another process's data). */
+void *alloc_page_nozero(void);
+
 /* ---- mm/kmalloc.c ---- */
 
 /* Called at the end of page_alloc_init: sets up kmalloc's per-frame
@@ -56,24 +60,43 @@ uint64_t vm_pte_flags(unsigned vm_flags);
  */
 uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create);
 
-/* Free every frame mapped in [start, end) and the tables left empty. */
+/* Drop the reference of every frame mapped in [start, end) (freeing those
+ * that had no other owner), and free the tables left empty. */
 void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end);
-/* Give every frame mapped in [start, end) these last-level bits. */
+/*
+ * Give every frame mapped in [start, end) these last-level bits, except
+ * that a frame shared with another mapping (count > 1) never gets PTE_W:
+ * it stays copy-on-write until a write fault gives this mapping its own.
+ */
 void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_flags);
-/* Copy the user half of src into the empty user half of dst, every page
- * duplicated. 0 or -ENOMEM (dst then holds a partial copy: free it). */
-int pgtable_copy(uint64_t *dst, const uint64_t *src);
-/* Free the whole user half: frames and tables (not the pml4 itself). */
+/*
+ * fork: make the empty user half of dst map the same frames as the user
+ * half of src, one more reference to each, and clear PTE_W in both, so
+ * that the first write on either side faults and copies (mm/fault.c).
+ * The caller must flush src's TLB, success or not. 0 or -ENOMEM (for a
+ * page table; dst then holds a partial copy: free it).
+ */
+int pgtable_share(uint64_t *dst, uint64_t *src);
+/* Drop the whole user half: frames (as pgtable_unmap) and tables (not the
+ * pml4 itself). */
 void pgtable_free_user(uint64_t *pml4);
 
 /* Flush the TLB for [start, end) if pml4 is the one loaded in CR3. */
 void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end);
+/* Flush all of pml4's user entries from the TLB, if it is loaded. */
+void tlb_flush_all(const uint64_t *pml4);
 
 /* ---- mm/fault.c ---- */
 
 /* Make sure the page holding va (inside area v) has a frame; returns its
  * last-level entry, or NULL if out of memory. */
 uint64_t *fault_in_page(struct mm *mm, const struct vma *v, uint64_t va);
+/*
+ * Give mm its own copy of the frame that *pte (the entry of page va, inside
+ * area v) maps, if it is shared, and then the area's full rights (PTE_W if
+ * the area is writable). 0 or -ENOMEM (then nothing changed).
+ */
+int unshare_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte);
 
 /* Lowest address mmap hands out or accepts (Linux's mmap_min_addr). */
 #define MMAP_MIN_ADDR 0x10000UL

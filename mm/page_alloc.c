@@ -13,6 +13,20 @@
  *    last allocation succeeded (a "next fit" hint), so the usual case is fast.
  *  - Frames are zeroed when they are handed out, never when they are freed:
  *    callers always get clean memory, and no data leaks between processes.
+ *    (alloc_page_nozero is the one exception, for a caller that is about to
+ *    overwrite the whole frame anyway: the copy of a copy-on-write page.)
+ *  - Each frame handed out has a reference count: how many owners it has.
+ *    A kernel object (a page table, a kmalloc slab, a kernel stack) has one
+ *    owner. A user page can have several: fork makes parent and child map
+ *    the same frame, and each mapping is one reference (see mm/fault.c for
+ *    why). The counts live here, in an array indexed by frame number
+ *    (page_refs[pfn], 4 bytes a frame, allocated at boot), because they
+ *    belong to the frame, whoever maps it. alloc_page starts a frame at 1;
+ *    get_page adds an owner; put_page drops one and frees the frame when
+ *    none is left. free_page and free_pages are for frames with one owner.
+ *  - Free memory is counted in frames, not in mappings: a frame shared by
+ *    ten processes is one frame in use, and nr_free_pages() does not care
+ *    how many times it is mapped.
  */
 #include <boot.h>
 #include <mm.h>
@@ -25,6 +39,9 @@
 #define LOW_MEMORY (1UL << 20)            /* BIOS, real-mode stuff: never used */
 
 static uint64_t frame_bitmap[MAX_FRAMES / 64];
+/* page_refs[pfn]: the owners of frame pfn, 0 for a free or reserved frame.
+ * Indexed up to max_pfn; NULL until page_alloc_init has allocated it. */
+static uint32_t *page_refs;
 
 uint64_t max_pfn;        /* one past the highest usable frame */
 static uint64_t min_pfn; /* the first frame above LOW_MEMORY */
@@ -84,6 +101,19 @@ void page_alloc_init(const struct boot_info *bi)
 	if (max_pfn == 0)
 		panic("page_alloc_init: the boot loader reported no usable memory");
 
+	/* The reference counts, from the memory they describe: their own
+	 * frames are taken while page_refs is still NULL, so they are given
+	 * their count of 1 by hand. */
+	size_t ref_pages = ALIGN_UP(max_pfn * sizeof(*page_refs), PAGE_SIZE) / PAGE_SIZE;
+	uint32_t *refs = alloc_pages(ref_pages); /* zeroed: all counts 0 */
+	if (!refs)
+		panic("page_alloc_init: no memory for %lu reference counts",
+		      (unsigned long)max_pfn);
+	uint64_t refs_pfn = virt_to_phys(refs) / PAGE_SIZE;
+	for (uint64_t pfn = refs_pfn; pfn < refs_pfn + ref_pages; pfn++)
+		refs[pfn] = 1;
+	page_refs = refs;
+
 	kmalloc_init();
 	printk(KERN_INFO "Memory: %luK/%luK available (%luK kernel, %luK reserved)\n",
 	       (unsigned long)(free_frames * 4), (unsigned long)(total_frames * 4),
@@ -91,12 +121,16 @@ void page_alloc_init(const struct boot_info *bi)
 	       (unsigned long)((total_frames - free_frames) * 4));
 }
 
-/* Take frames [first, first+n), which are free, and return them zeroed. */
-static void *take_frames(uint64_t first, size_t n)
+/* Take frames [first, first+n), which are free, each with one owner, and
+ * return them (zeroed if zero is set). */
+static void *take_frames(uint64_t first, size_t n, bool zero)
 {
 	for (uint64_t pfn = first; pfn < first + n; pfn++) {
 		set_used(pfn);
-		zero_page(phys_to_virt(pfn * PAGE_SIZE));
+		if (page_refs)
+			page_refs[pfn] = 1;
+		if (zero)
+			zero_page(phys_to_virt(pfn * PAGE_SIZE));
 	}
 	free_frames -= n;
 	return phys_to_virt(first * PAGE_SIZE);
@@ -118,7 +152,7 @@ static uint64_t find_free_frame(uint64_t from, uint64_t to)
 	return 0;
 }
 
-void *alloc_page(void)
+static void *alloc_one(bool zero)
 {
 	if (free_frames == 0)
 		return NULL;
@@ -128,8 +162,11 @@ void *alloc_page(void)
 	if (!pfn)
 		return NULL;
 	next_hint = pfn + 1;
-	return take_frames(pfn, 1);
+	return take_frames(pfn, 1, zero);
 }
+
+void *alloc_page(void) { return alloc_one(true); }
+void *alloc_page_nozero(void) { return alloc_one(false); }
 
 void *alloc_pages(size_t n)
 {
@@ -150,7 +187,7 @@ void *alloc_pages(size_t n)
 		if (frame_used(pfn))
 			run = 0;
 		else if (++run == n)
-			return take_frames(pfn + 1 - n, n);
+			return take_frames(pfn + 1 - n, n, true);
 		pfn++;
 	}
 	return NULL;
@@ -167,20 +204,46 @@ static uint64_t page_to_pfn(const void *page)
 	return pfn;
 }
 
+/* Give frame pfn, whose last owner has let go, back to the free pool. */
+static void release_frame(uint64_t pfn)
+{
+	set_free(pfn);
+	free_frames++;
+	if (pfn < next_hint)
+		next_hint = pfn; /* keep memory use low and compact */
+}
+
 void free_pages(void *first, size_t n)
 {
 	uint64_t pfn = page_to_pfn(first);
 	BUG_ON(pfn + n > max_pfn);
 	for (uint64_t i = pfn; i < pfn + n; i++) {
-		BUG_ON(!frame_used(i)); /* double free */
-		set_free(i);
+		BUG_ON(!frame_used(i));     /* double free */
+		BUG_ON(page_refs[i] != 1);  /* shared: the owner must put_page */
+		page_refs[i] = 0;
+		release_frame(i);
 	}
-	free_frames += n;
-	if (pfn < next_hint)
-		next_hint = pfn; /* keep memory use low and compact */
 }
 
 void free_page(void *page) { free_pages(page, 1); }
+
+void get_page(void *page)
+{
+	uint64_t pfn = page_to_pfn(page);
+	BUG_ON(page_refs[pfn] == 0);          /* not allocated */
+	BUG_ON(page_refs[pfn] == ~0U);      /* cannot happen: see mm.h */
+	page_refs[pfn]++;
+}
+
+void put_page(void *page)
+{
+	uint64_t pfn = page_to_pfn(page);
+	BUG_ON(page_refs[pfn] == 0 || !frame_used(pfn)); /* one put too many */
+	if (--page_refs[pfn] == 0)
+		release_frame(pfn);
+}
+
+unsigned page_count(const void *page) { return page_refs[page_to_pfn(page)]; }
 
 size_t nr_free_pages(void) { return free_frames; }
 size_t nr_total_pages(void) { return total_frames; }
