@@ -1,7 +1,8 @@
 # Build the kernel, the user programs and the initramfs; boot and test them.
 #
 #   make            kernel (build/kernel), user programs, build/initramfs.cpio
-#   make run        boot the GRUB ISO in QEMU, serial console on this terminal
+#   make run        boot the GRUB ISO in QEMU to a busybox shell on the serial
+#                   console (this terminal)
 #   make test       host unit tests, then boot QEMU for every test in tests/cases
 #   make unit       only the host unit tests of mm/ and fs/
 #   make bench      print speed and memory figures
@@ -94,7 +95,8 @@ $(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh scripts/fetch-busybox.s
 ifeq ($(WITH_BUSYBOX),yes)
 	@scripts/fetch-busybox.sh $(B)/busybox
 endif
-	BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
+	@echo "  CPIO    $@"
+	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
 		scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
 
 iso: $(B)/os.iso

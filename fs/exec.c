@@ -117,6 +117,7 @@ void exec_init(void)
 {
 	init_script_binfmt();
 	init_elf_binfmt();
+	exec_trace_init();
 }
 
 /* ------------------------------------------------------------------------

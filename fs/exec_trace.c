@@ -4,8 +4,8 @@
  * tracepoint and strace, which see only the outside).
  *
  * Switched on by the word "exectrace" on the kernel command line, or at
- * run time by exec_trace_set() (/proc/sys/fs/exectrace, once there is a
- * /proc to hold it). While it is off every hook returns at once.
+ * run time through /proc/sys/fs/exectrace (echo 1 > ... / echo 0 > ...).
+ * While it is off every hook returns at once.
  *
  * fs/exec.c and the handlers call one hook at each point of interest; the
  * hooks only read (the new stack through mm_read, the process through
@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <proc_fs.h>
 #include <sched.h>
 #include <string.h>
 #include <trap.h>
@@ -47,6 +48,26 @@ void exec_trace_set(bool on)
 bool exec_trace_enabled(void)
 {
 	return exec_trace_on;
+}
+
+/* /proc/sys/fs/exectrace: reads "0" or "1"; takes "0" or "1". */
+static int exectrace_show(struct seq_file *m)
+{
+	seq_printf(m, "%d\n", exec_trace_on);
+	return 0;
+}
+
+static int exectrace_write(const char *buf, size_t count)
+{
+	if (count == 0 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	exec_trace_set(buf[0] == '1');
+	return 0;
+}
+
+void exec_trace_init(void)
+{
+	proc_create("sys/fs/exectrace", 0644, exectrace_show, exectrace_write);
 }
 
 #define T(fmt, ...) printk(KERN_ERR "exectrace: " fmt "\n", ##__VA_ARGS__)

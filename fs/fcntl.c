@@ -13,9 +13,10 @@
 #define F_GETFL 3
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
 
 #define O_ASYNC 020000
-#define O_DIRECT 040000
 #define O_NOATIME 01000000
 /* The status flags F_SETFL may change; the others are kept. */
 #define SETFL_MASK (O_APPEND | O_NONBLOCK | O_ASYNC | O_DIRECT | O_NOATIME)
@@ -94,6 +95,9 @@ long sys_fcntl(int fd, unsigned int cmd, unsigned long arg)
 			return -EBADF;
 		file->f_flags = (file->f_flags & ~SETFL_MASK) | (arg & SETFL_MASK);
 		return 0;
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		return pipe_fcntl(file, cmd, arg);
 	default:
 		return -EINVAL;
 	}

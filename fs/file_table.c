@@ -58,6 +58,8 @@ struct file *vfs_open(struct dentry *dentry, unsigned int flags, unsigned int mo
 		fput(file);
 		return ERR_PTR(err);
 	}
+	/* ->open saw O_NOCTTY (the tty); F_GETFL does not show it. */
+	file->f_flags &= ~O_NOCTTY;
 	return file;
 }
 

@@ -3,7 +3,10 @@
  *
  * An inode lives while something refers to it (i_count: its dentries, or a
  * pipe) or a directory still names it (i_nlink). When both reach zero the
- * filesystem's evict() frees its data and the inode goes.
+ * filesystem's evict() frees its data and the inode goes. On pipefs and
+ * proc, whose inodes are made on demand, the last reference is enough.
+ * Each inode holds its super block (s_inodes), so a filesystem that was
+ * unmounted while a file on it stayed open goes away with that file.
  *
  * Permissions follow Linux's generic_permission: the owner's, the group's
  * or the others' bits apply, chosen by the file system uid and gid (here the
@@ -21,6 +24,7 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	if (!inode)
 		return NULL;
 	inode->i_sb = sb;
+	sb->s_inodes++;
 	inode->i_ino = sb->s_next_ino++;
 	inode->i_mode = mode;
 	inode->i_uid = current_fsuid();
@@ -37,17 +41,23 @@ struct inode *igrab(struct inode *inode)
 	return inode;
 }
 
-/* Drop a reference; free the inode when it is neither used nor named. */
+/* Drop a reference; free the inode when it is neither used nor named
+ * (pipes and proc files: when it is not used). */
 void iput(struct inode *inode)
 {
+	struct super_block *sb;
+
 	if (!inode)
 		return;
 	BUG_ON(inode->i_count <= 0);
-	if (--inode->i_count > 0 || inode->i_nlink > 0)
+	sb = inode->i_sb;
+	if (--inode->i_count > 0 || (inode->i_nlink > 0 && !(sb && sb->s_drop_unused)))
 		return;
 	if (inode->i_op && inode->i_op->evict)
 		inode->i_op->evict(inode);
 	kfree(inode);
+	if (sb)
+		put_super(sb);
 }
 
 uid_t current_fsuid(void) { return current ? current->euid : 0; }

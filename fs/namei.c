@@ -1023,7 +1023,7 @@ struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
 			file->f_op = NULL;
 	} else
 		/* f_flags keeps the status flags, as F_GETFL shows them. */
-		file = vfs_open(d, flags & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC),
+		file = vfs_open(d, flags & ~(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC),
 				open_fmode(flags) | ((flags & __FMODE_EXEC) ? FMODE_EXEC : 0));
 	dput(d);
 	if (!file)

@@ -8,7 +8,8 @@
  *     doubling; a missing page (a hole) reads as zeros. Bytes past i_size
  *     inside a page are always zero, so growing a file never shows old data.
  *   - a directory is its list of child dentries (see dcache.c); its size is
- *     reported as tmpfs does (20 bytes an entry, 40 when empty).
+ *     reported as tmpfs does (20 bytes an entry, 40 when empty), or as 0 on
+ *     a filesystem mounted as "ramfs", like Linux's ramfs.
  *   - a symlink keeps its target as a string.
  *   - device nodes have no data: opening one goes to fs/char_dev.c.
  */
@@ -16,6 +17,17 @@
 #include <mm.h>
 
 #define BOGO_DIRENT_SIZE 20     /* tmpfs's size of a directory entry */
+
+/* Pages holding file data on every ramfs and tmpfs (meminfo's Shmem), and
+ * per super block in s_pages (statfs). */
+uint64_t ramfs_nr_pages;
+
+static void account_pages(struct inode *inode, long pages)
+{
+	ramfs_nr_pages += pages;
+	inode->i_sb->s_pages += pages;
+	inode->i_blocks += pages * (long)(PAGE_SIZE / 512);
+}
 
 static const struct inode_operations ramfs_dir_iops;
 static const struct inode_operations ramfs_file_iops;
@@ -53,7 +65,7 @@ static char *ramfs_get_page(struct inode *inode, loff_t pos)
 		inode->i_pages[idx] = alloc_page();
 		if (!inode->i_pages[idx])
 			return NULL;
-		inode->i_blocks += PAGE_SIZE / 512;
+		account_pages(inode, 1);
 	}
 	return inode->i_pages[idx];
 }
@@ -142,7 +154,7 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 		if (inode->i_pages[i]) {
 			free_page(inode->i_pages[i]);
 			inode->i_pages[i] = NULL;
-			inode->i_blocks -= PAGE_SIZE / 512;
+			account_pages(inode, -1);
 		}
 	}
 	if (size & (PAGE_SIZE - 1)) {
@@ -160,9 +172,12 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 /* The inode is going away: give back its pages and its link target. */
 static void ramfs_evict(struct inode *inode)
 {
-	for (size_t i = 0; i < inode->i_page_slots; i++)
-		if (inode->i_pages[i])
+	for (size_t i = 0; i < inode->i_page_slots; i++) {
+		if (inode->i_pages[i]) {
 			free_page(inode->i_pages[i]);
+			account_pages(inode, -1);
+		}
+	}
 	kfree(inode->i_pages);
 	kfree(inode->i_link);
 }
@@ -172,7 +187,8 @@ static void ramfs_evict(struct inode *inode)
 /* A new entry went into (or left) dir: its size, link count, times. */
 static void dir_changed(struct inode *dir, int entries, int subdirs)
 {
-	dir->i_size += (loff_t)entries * BOGO_DIRENT_SIZE;
+	if (dir->i_sb->s_magic == TMPFS_MAGIC) /* ramfs directories stay at size 0 */
+		dir->i_size += (loff_t)entries * BOGO_DIRENT_SIZE;
 	dir->i_nlink += subdirs;
 	inode_touch_mtime(dir);
 }
@@ -358,7 +374,8 @@ struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev)
 		inode->i_op = &ramfs_dir_iops;
 		inode->i_fop = &ramfs_dir_fops;
 		inode->i_nlink = 2;
-		inode->i_size = 2 * BOGO_DIRENT_SIZE;
+		if (sb->s_magic == TMPFS_MAGIC)
+			inode->i_size = 2 * BOGO_DIRENT_SIZE;
 		break;
 	case S_IFREG:
 		inode->i_op = &ramfs_file_iops;
@@ -372,7 +389,11 @@ struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev)
 		inode->i_fop = &def_chr_fops;
 		inode->i_rdev = rdev;
 		break;
-	default: /* block devices, FIFOs, sockets: names only, for now */
+	case S_IFIFO:
+		inode->i_op = &ramfs_special_iops;
+		inode->i_fop = &pipefifo_fops;
+		break;
+	default: /* block devices, sockets: names only, for now */
 		inode->i_op = &ramfs_special_iops;
 		inode->i_rdev = rdev;
 		break;
@@ -383,28 +404,29 @@ struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev)
 /* A new ramfs: a super block and its root directory (mode 0755, root's). */
 struct super_block *ramfs_mount(const char *type)
 {
-	static unsigned int next_anon_minor = 1; /* Linux's anonymous devices 0:N */
 	struct super_block *sb = kzalloc(sizeof(*sb));
 	struct inode *root;
 
 	if (!sb)
 		return NULL;
-	sb->s_dev = MKDEV(0, next_anon_minor);
 	sb->s_next_ino = 1;
 	sb->s_type = type;
+	sb->s_magic = strcmp(type, "ramfs") == 0 ? RAMFS_MAGIC : TMPFS_MAGIC;
 	root = ramfs_get_inode(sb, S_IFDIR | 0755, 0);
 	if (root) {
 		root->i_uid = root->i_gid = 0;
 		sb->s_root = d_make_root(root);
 	}
 	if (!sb->s_root) {
+		sb->s_unmounted = true; /* freed with the root inode */
 		if (root) {
 			root->i_nlink = 0;
 			iput(root);
+		} else {
+			kfree(sb);
 		}
-		kfree(sb);
 		return NULL;
 	}
-	next_anon_minor++;
+	sb->s_dev = get_anon_dev();
 	return sb;
 }

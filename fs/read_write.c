@@ -8,9 +8,13 @@
  * exec loader's kernel_read. User segments are copied with the uaccess
  * helpers; a bad address ends the transfer, and the call returns what was
  * done before it or -EFAULT if nothing was.
+ *
+ * sendfile copies between two files through a kernel buffer, a page at a
+ * time (Linux splices pages; busybox's cat uses it for every file).
  */
 #include "vfs.h"
 #include <mm.h>
+#include <sched.h>
 #include <uaccess.h>
 
 #define UIO_MAXIOV 1024
@@ -268,4 +272,76 @@ long sys_lseek(int fd, loff_t offset, unsigned int whence)
 	if (!(file->f_mode & FMODE_LSEEK) || !file->f_op || !file->f_op->llseek)
 		return -ESPIPE;
 	return file->f_op->llseek(file, offset, whence);
+}
+
+/* ---- sendfile ------------------------------------------------------------------- */
+
+long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset, size_t count)
+{
+	struct file *in = fget(in_fd), *out = fget(out_fd);
+	loff_t pos = 0, *ppos;
+	size_t done = 0;
+	char *buf = NULL;
+	long ret;
+
+	ret = -EBADF;
+	if (!in || !(in->f_mode & FMODE_READ) || !out || !(out->f_mode & FMODE_WRITE))
+		goto out;
+	ret = -EFAULT;
+	if (offset && copy_from_user(&pos, offset, sizeof(pos)))
+		goto out;
+	ret = -ESPIPE;
+	if (offset && !(in->f_mode & FMODE_PREAD))
+		goto out;
+	ret = -EINVAL;
+	if ((offset && pos < 0) || (out->f_flags & O_APPEND))
+		goto out;
+	ppos = offset ? &pos : &in->f_pos;
+	if (count > MAX_RW_COUNT)
+		count = MAX_RW_COUNT;
+	ret = 0;
+	if (count == 0)
+		goto out;
+	ret = -ENOMEM;
+	buf = kmalloc(PAGE_SIZE);
+	if (!buf)
+		goto out;
+	ret = 0;
+	while (done < count) {
+		size_t want = MIN(count - done, (size_t)PAGE_SIZE);
+		struct iovec iov = { buf, want };
+		struct iov_iter it;
+		loff_t rpos = *ppos;
+		ssize_t n, w;
+
+		iov_iter_init(&it, false, &iov, 1, want);
+		n = vfs_read(in, &it, &rpos);
+		if (n <= 0) {
+			ret = n;
+			break;
+		}
+		iov.iov_len = n;
+		iov_iter_init(&it, false, &iov, 1, n);
+		w = vfs_write(out, &it, &out->f_pos);
+		if (w <= 0) {
+			ret = w;
+			break;
+		}
+		/* The input moves by what was written: the rest is read again. */
+		*ppos += w;
+		done += w;
+		if (w < n || (size_t)n < want || signal_pending(current))
+			break;
+	}
+	if (done)
+		ret = done;
+	if (offset && copy_to_user(offset, &pos, sizeof(pos)))
+		ret = -EFAULT;
+out:
+	kfree(buf);
+	if (in)
+		fput(in);
+	if (out)
+		fput(out);
+	return ret;
 }

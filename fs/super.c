@@ -1,12 +1,36 @@
 /*
- * super.c - bringing up the filesystem tree at boot.
+ * super.c - super blocks: bringing up the filesystem tree at boot, device
+ * numbers for filesystems without a disk, and freeing a filesystem once it
+ * is unmounted and its last inode has gone.
  *
  * vfs_init mounts an empty in-memory filesystem as "/" (mode 0755, like
  * Linux's rootfs) and registers the character devices. The initramfs is
  * then unpacked into it (fs/initramfs.c). Nothing else is created: as in
- * Linux, /dev/console exists only if the archive provides it.
+ * Linux, /dev/console exists only if the archive provides it. Later mounts
+ * (mount(2), fs/namespace.c) put other super blocks on directories.
  */
 #include "vfs.h"
+#include <mm.h>
+
+/* Linux's anonymous devices 0:N (ramfs, tmpfs, proc, pipefs). Numbers are
+ * not reused: a teaching kernel does not mount a million filesystems. */
+dev_t get_anon_dev(void)
+{
+	static unsigned int next_anon_minor = 1;
+	unsigned int minor = next_anon_minor++;
+	return MKDEV(0, minor);
+}
+
+/* An inode of sb was freed (iput): the last one of an unmounted
+ * filesystem frees the super block too. */
+void put_super(struct super_block *sb)
+{
+	sb->s_inodes--;
+	if (sb->s_unmounted && sb->s_inodes == 0) {
+		kfree(sb->s_fs_info);
+		kfree(sb);
+	}
+}
 
 void vfs_init(void)
 {
@@ -15,5 +39,7 @@ void vfs_init(void)
 	if (!sb)
 		panic("vfs_init: no memory for the root filesystem");
 	root_dentry = sb->s_root;
+	mnt_init_root(sb);
 	chrdev_init();
+	proc_root_init();
 }

@@ -1,6 +1,6 @@
 /*
  * tty.c - the console: a terminal on the serial line, with a small line
- * discipline (Linux's N_TTY in miniature).
+ * discipline (Linux's N_TTY in miniature) and job control.
  *
  * Output: bytes go to the UART; with OPOST|ONLCR each "\n" becomes "\r\n".
  *
@@ -11,24 +11,36 @@
  * ends the line without adding a byte, so ^D at the start of a line makes
  * read() return 0 (end of file). Typed bytes are echoed (ECHO), control
  * characters as ^X (ECHOCTL). In non-canonical ("raw") mode every byte is
- * readable at once, as busybox's line editor wants.
+ * readable at once, as busybox's line editor wants; VMIN and VTIME say how
+ * many bytes a read waits for, and how long (see tty_read_raw).
+ *
+ * Job control: with ISIG, ^C, ^\ and ^Z send SIGINT, SIGQUIT and SIGTSTP to
+ * the foreground process group (tty->pgrp) and throw away the input not
+ * yet read. The tty is the controlling terminal of at most one session
+ * (tty->session): a session leader takes it with TIOCSCTTY (or by opening
+ * /dev/ttyS0 without O_NOCTTY; never /dev/console, as in Linux), and its
+ * shell moves the foreground between its jobs with TIOCSPGRP (tcsetpgrp).
+ * /dev/tty is "my controlling terminal": ENXIO for a process without one.
+ * A session is remembered by its id only; once no process of it is left
+ * (its leader's exit calls disassociate_ctty) the tty is free again.
+ * Not done: SIGTTIN/SIGTTOU for background jobs that read or change the
+ * terminal, and flow control (IXON is reported but not acted on).
  *
  * The input buffer is a ring of TTY_BUF_SIZE slots with three free-running
  * counters: tail (next byte for read) <= canon (end of the complete lines)
  * <= head (end of the line being typed). The interrupt handler only moves
- * head and canon forward (or head back to canon when it erases), and the
- * reader only moves tail, so the reader can copy [tail, canon) with
- * interrupts enabled. It sleeps until tail != canon, checking with
- * interrupts off so that a wakeup cannot slip in between.
+ * head and canon forward (or head back to canon when it erases, or all
+ * three together when a signal character flushes the input), and the
+ * reader only moves tail. The reader sleeps until tail != canon, checking
+ * with interrupts off so that a wakeup cannot slip in between; poll and
+ * select are woken with it (poll_wakeup).
  *
  * Termios starts as Linux's tty_std_termios (38400 baud, 8 bits, canonical,
  * echo). The window size starts at 24x80, where Linux's serial console says
  * 0x0, so that programs that ask get a usable width.
- *
- * Not yet (issue 4): ^C/^\/^Z send no signal (they only discard the line),
- * no job control, no flow control (IXON is reported but not acted on).
  */
 #include "vfs.h"
+#include <poll.h>
 #include <sched.h>
 #include <serial.h>
 #include <uaccess.h>
@@ -105,7 +117,8 @@ enum { VINTR, VQUIT, VERASE, VKILL, VEOF, VTIME, VMIN, VSWTC, VSTART, VSTOP,
 struct tty {
 	struct termios termios;
 	struct winsize winsize;
-	pid_t pgrp;                     /* foreground process group, 0: not set */
+	pid_t pgrp;                     /* foreground process group, 0: none */
+	pid_t session;                  /* the session it controls, 0: none */
 	uint16_t buf[TTY_BUF_SIZE];
 	unsigned int tail, canon, head; /* free-running; index with % TTY_BUF_SIZE */
 };
@@ -190,7 +203,7 @@ static void put_char(struct tty *tty, uint16_t c)
 static void line_done(struct tty *tty)
 {
 	tty->canon = tty->head;
-	wakeup(tty);
+	poll_wakeup(tty);
 }
 
 /* Remove the last byte of the line being typed, on the screen too. */
@@ -235,11 +248,14 @@ static void erase(struct tty *tty, enum erase_kind kind, uint8_t c)
 	erase_one(tty);
 }
 
-/* ^C, ^\, ^Z: echoed; the line typed so far is dropped. Signals: issue 4. */
-static void isig(struct tty *tty, uint8_t c)
+/* ^C, ^\, ^Z: the signal goes to the foreground process group, the input
+ * not yet read is thrown away (unless NOFLSH), and the character echoed. */
+static void isig(struct tty *tty, int sig, uint8_t c)
 {
 	if (!L_FLAG(tty, NOFLSH))
-		tty->head = tty->canon;
+		tty->tail = tty->canon = tty->head;
+	if (tty->pgrp)
+		kill_pgrp(tty->pgrp, sig);
 	echo_char(tty, c);
 }
 
@@ -258,9 +274,13 @@ static void tty_receive(uint8_t c)
 	} else if (c == '\n' && I_FLAG(tty, INLCR)) {
 		c = '\r';
 	}
-	if (L_FLAG(tty, ISIG) && (is_cc(tty, VINTR, c) || is_cc(tty, VQUIT, c) || is_cc(tty, VSUSP, c))) {
-		isig(tty, c);
-		return;
+	if (L_FLAG(tty, ISIG)) {
+		int sig = is_cc(tty, VINTR, c) ? SIGINT : is_cc(tty, VQUIT, c) ? SIGQUIT
+			: is_cc(tty, VSUSP, c) ? SIGTSTP : 0;
+		if (sig) {
+			isig(tty, sig, c);
+			return;
+		}
 	}
 	if (!L_FLAG(tty, ICANON)) {
 		if (tty_used(tty) >= TTY_BUF_SIZE)
@@ -308,43 +328,49 @@ static void tty_receive(uint8_t c)
 /* ---- file operations ------------------------------------------------------------- */
 
 /*
- * Wait until there is something to read. 0 when there is (or when raw mode
- * with VMIN 0 asks read to return at once), -EAGAIN for O_NONBLOCK, -EINTR
- * when a signal is pending.
+ * Wait until there is something to read: 0, -EAGAIN for O_NONBLOCK,
+ * -ERESTARTSYS when a signal is pending, -ETIMEDOUT once jiffies reaches
+ * deadline (0: no deadline; the timer tick wakes us through wake_at).
  */
-static int tty_wait_input(struct tty *tty, struct file *file)
+static int tty_wait_input(struct tty *tty, struct file *file, uint64_t deadline)
 {
-	for (;;) {
-		uint64_t flags = irq_save();
-		int ret = 1;
+	uint64_t flags = irq_save();
+	int ret;
 
-		if (tty->tail != tty->canon)
+	for (;;) {
+		if (tty->tail != tty->canon) {
 			ret = 0;
-		else if (!L_FLAG(tty, ICANON) && tty->termios.c_cc[VMIN] == 0)
-			ret = 0;
-		else if (file->f_flags & O_NONBLOCK)
-			ret = -EAGAIN;
-		else if (current && current->sigpending)
-			ret = -EINTR;
-		if (ret <= 0) {
-			irq_restore(flags);
-			return ret;
+			break;
 		}
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		if (deadline && jiffies >= deadline) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		current->wake_at = deadline;
 		sleep_on(tty);
-		irq_restore(flags);
+		current->wake_at = 0;
 	}
+	irq_restore(flags);
+	return ret;
 }
 
-static ssize_t tty_read(struct file *file, struct iov_iter *to, loff_t *pos)
+/*
+ * Copy readable input to the reader; in canonical mode stop after one line
+ * (a ^D that ended a line is consumed, not copied). Bytes copied, or
+ * -EFAULT if none could be.
+ */
+static ssize_t copy_input(struct tty *tty, struct iov_iter *to, bool canonical)
 {
-	struct tty *tty = file->private_data;
-	bool canonical = L_FLAG(tty, ICANON);
 	size_t done = 0;
-	int err = tty_wait_input(tty, file);
 
-	(void)pos;
-	if (err)
-		return err;
 	while (to->count > 0 && tty->tail != tty->canon) {
 		char chunk[128];
 		size_t n = 0, copied;
@@ -365,15 +391,77 @@ static ssize_t tty_read(struct file *file, struct iov_iter *to, loff_t *pos)
 		}
 		copied = copy_to_iter(chunk, n, to);
 		done += copied;
-		if (copied < n) {
-			if (done == 0)
-				return -EFAULT;
-			break;
-		}
+		if (copied < n)
+			return done ? (ssize_t)done : -EFAULT;
 		if (stop)
 			break;
 	}
 	return done;
+}
+
+/* Ticks for a VTIME of t tenths of a second, plus the tick under way. */
+static uint64_t vtime_deadline(unsigned int t)
+{
+	return jiffies + (uint64_t)t * HZ / 10 + 1;
+}
+
+/*
+ * Non-canonical read, as POSIX's four cases of VMIN and VTIME:
+ *   MIN 0, TIME 0: whatever is there, perhaps nothing (0), at once;
+ *   MIN 0, TIME t: wait up to t tenths of a second for the first byte;
+ *   MIN m, TIME 0: wait until m bytes (or the count) have come;
+ *   MIN m, TIME t: as above, but give up t tenths after the last byte.
+ */
+static ssize_t tty_read_raw(struct tty *tty, struct file *file, struct iov_iter *to)
+{
+	unsigned int min = tty->termios.c_cc[VMIN], time = tty->termios.c_cc[VTIME];
+	uint64_t deadline = (min == 0 && time) ? vtime_deadline(time) : 0;
+	size_t done = 0;
+
+	for (;;) {
+		ssize_t n = copy_input(tty, to, false);
+		int err;
+
+		if (n < 0)
+			return done ? (ssize_t)done : n;
+		done += n;
+		if (to->count == 0 || (min && done >= min) || (!min && done))
+			break;
+		if (!min && !time)
+			break;
+		if (min && time && done)
+			deadline = vtime_deadline(time); /* the inter-byte timer */
+		err = tty_wait_input(tty, file, deadline);
+		if (err == -ETIMEDOUT)
+			break;
+		if (err)
+			return done ? (ssize_t)done : err;
+	}
+	return done;
+}
+
+static ssize_t tty_read(struct file *file, struct iov_iter *to, loff_t *pos)
+{
+	struct tty *tty = file->private_data;
+	int err;
+
+	(void)pos;
+	if (!L_FLAG(tty, ICANON))
+		return tty_read_raw(tty, file, to);
+	err = tty_wait_input(tty, file, 0);
+	if (err)
+		return err;
+	return copy_input(tty, to, true);
+}
+
+static unsigned int tty_poll(struct file *file)
+{
+	struct tty *tty = file->private_data;
+	unsigned int mask = POLLOUT | POLLWRNORM;
+
+	if (tty->tail != tty->canon)
+		mask |= POLLIN | POLLRDNORM;
+	return mask;
 }
 
 static ssize_t tty_write(struct file *file, struct iov_iter *from, loff_t *pos)
@@ -406,10 +494,121 @@ static void tty_set_termios(struct tty *tty, const struct termios *t, bool flush
 		tty->tail = tty->canon = tty->head;
 	if (was_canon != !!L_FLAG(tty, ICANON) && tty->canon != tty->head) {
 		tty->canon = tty->head;
-		wakeup(tty);
+		poll_wakeup(tty);
 	}
 	irq_restore(flags);
 }
+
+/* ---- job control ---------------------------------------------------------- */
+
+/* Whether any live process belongs to session sid. */
+static bool session_alive(pid_t sid)
+{
+	for (struct task *t = first_task(); t; t = t->next_task)
+		if (t->sid == sid && t->state != TASK_ZOMBIE)
+			return true;
+	return false;
+}
+
+/* The session the tty controls, forgetting one that has no process left. */
+static pid_t tty_session(struct tty *tty)
+{
+	if (tty->session && !session_alive(tty->session)) {
+		tty->session = 0;
+		tty->pgrp = 0;
+	}
+	return tty->session;
+}
+
+/* Is the tty current's controlling terminal? */
+static bool is_current_tty(struct tty *tty)
+{
+	return current && tty_session(tty) && tty->session == current->sid;
+}
+
+static bool is_session_leader(void)
+{
+	return current->sid == current->pid;
+}
+
+/* Make the tty the controlling terminal of current's session. */
+static void set_ctty(struct tty *tty)
+{
+	tty->session = current->sid;
+	tty->pgrp = current->pgid;
+}
+
+/* TIOCSCTTY: a session leader without a terminal takes this one. arg 1
+ * lets root take it from another session. */
+static long tiocsctty(struct tty *tty, struct file *file, unsigned long arg)
+{
+	if (is_session_leader() && is_current_tty(tty))
+		return 0;
+	if (!is_session_leader())
+		return -EPERM;
+	if (tty_session(tty) && !(arg == 1 && current->euid == 0))
+		return -EPERM;
+	if (!(file->f_mode & FMODE_READ) && current->euid != 0)
+		return -EPERM;
+	set_ctty(tty);
+	return 0;
+}
+
+/* The session leader gives up its terminal (TIOCNOTTY, or its exit): the
+ * foreground group gets SIGHUP and SIGCONT, and the tty is free. */
+static void disassociate(struct tty *tty)
+{
+	pid_t pgrp = tty->pgrp;
+
+	tty->session = 0;
+	tty->pgrp = 0;
+	if (pgrp) {
+		kill_pgrp(pgrp, SIGHUP);
+		kill_pgrp(pgrp, SIGCONT);
+	}
+}
+
+bool console_ctty(pid_t sid, pid_t *pgrp)
+{
+	struct tty *tty = &console_tty;
+
+	if (!sid || tty_session(tty) != sid)
+		return false;
+	*pgrp = tty->pgrp;
+	return true;
+}
+
+void disassociate_ctty(void)
+{
+	if (current && is_session_leader() && is_current_tty(&console_tty))
+		disassociate(&console_tty);
+}
+
+/* TIOCSPGRP (tcsetpgrp): a process group of the caller's session becomes
+ * the foreground. */
+static long tiocspgrp(struct tty *tty, const int __user *argp)
+{
+	pid_t pgrp;
+	struct task *t;
+
+	if (!is_current_tty(tty))
+		return -ENOTTY;
+	if (copy_from_user(&pgrp, argp, sizeof(pgrp)))
+		return -EFAULT;
+	if (pgrp < 0)
+		return -EINVAL;
+	for (t = first_task(); t; t = t->next_task)
+		if (t->pgid == pgrp && t->state != TASK_ZOMBIE)
+			break;
+	if (!t)
+		return -ESRCH;
+	if (t->sid != current->sid)
+		return -EPERM;
+	tty->pgrp = pgrp;
+	return 0;
+}
+
+/* ---- ioctl -------------------------------------------------------------------- */
 
 static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -424,27 +623,44 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case TCSETS:
 	case TCSETSW:
 	case TCSETSF:
+		/* Output is written at once, so there is never any to drain. */
 		if (copy_from_user(&t, argp, sizeof(t)))
 			return -EFAULT;
 		tty_set_termios(tty, &t, cmd == TCSETSF);
 		return 0;
 	case TIOCGWINSZ:
 		return copy_to_user(argp, &tty->winsize, sizeof(tty->winsize)) ? -EFAULT : 0;
-	case TIOCSWINSZ:
-		return copy_from_user(&tty->winsize, argp, sizeof(tty->winsize)) ? -EFAULT : 0;
+	case TIOCSWINSZ: {
+		struct winsize ws;
+		if (copy_from_user(&ws, argp, sizeof(ws)))
+			return -EFAULT;
+		if (memcmp(&ws, &tty->winsize, sizeof(ws)) != 0) {
+			tty->winsize = ws;
+			if (tty->pgrp)
+				kill_pgrp(tty->pgrp, SIGWINCH);
+		}
+		return 0;
+	}
 	case TIOCGPGRP:
-		v = tty->pgrp ? tty->pgrp : (current ? current->pgid : 0);
+		if (!is_current_tty(tty))
+			return -ENOTTY;
+		v = tty->pgrp;
 		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
 	case TIOCSPGRP:
-		if (copy_from_user(&v, argp, sizeof(v)))
-			return -EFAULT;
-		if (v < 0)
-			return -EINVAL;
-		tty->pgrp = v;
-		return 0;
+		return tiocspgrp(tty, argp);
 	case TIOCGSID:
-		v = current ? current->sid : 0;
+		if (!is_current_tty(tty))
+			return -ENOTTY;
+		v = tty->session;
 		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
+	case TIOCSCTTY:
+		return tiocsctty(tty, file, arg);
+	case TIOCNOTTY:
+		if (!is_current_tty(tty))
+			return -ENOTTY;
+		if (is_session_leader())
+			disassociate(tty);
+		return 0;
 	case TIOCINQ:
 		v = tty->canon - tty->tail;
 		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
@@ -460,8 +676,6 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			irq_restore(flags);
 		}
 		return 0;
-	case TIOCSCTTY:
-	case TIOCNOTTY:
 	case TCSBRK:
 	case TCSBRKP:
 	case TCXONC:
@@ -471,10 +685,21 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 }
 
+#define DEV_TTY MKDEV(5, 0)     /* /dev/tty: the controlling terminal */
+#define DEV_CONSOLE MKDEV(5, 1) /* /dev/console: never becomes one on open */
+
 static int tty_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
-	file->private_data = &console_tty;
+	struct tty *tty = &console_tty;
+
+	if (inode->i_rdev == DEV_TTY) {
+		if (!is_current_tty(tty))
+			return -ENXIO;
+	} else if (inode->i_rdev != DEV_CONSOLE && !(file->f_flags & O_NOCTTY) && current &&
+		   current->pid && is_session_leader() && !tty_session(tty)) {
+		set_ctty(tty);
+	}
+	file->private_data = tty;
 	nonseekable_open(file);
 	return 0;
 }
@@ -484,6 +709,7 @@ const struct file_operations tty_fops = {
 	.read = tty_read,
 	.write = tty_write,
 	.ioctl = tty_ioctl,
+	.poll = tty_poll,
 };
 
 void tty_init(void)

@@ -47,8 +47,33 @@ struct super_block {
 	dev_t s_dev;            /* st_dev of every inode on it */
 	ino_t s_next_ino;       /* next inode number to hand out */
 	struct dentry *s_root;
-	const char *s_type;     /* "rootfs", later "proc", "tmpfs" */
+	const char *s_type;     /* "rootfs", "ramfs", "tmpfs", "proc", "pipefs" */
+	unsigned long s_magic;  /* statfs's f_type: RAMFS_MAGIC, ... */
+	unsigned long s_flags;  /* MS_RDONLY, ... as mounted */
+	/*
+	 * Inodes of pipefs and proc exist only while something uses them:
+	 * they are freed at their last reference whatever i_nlink says
+	 * (Linux's generic_delete_inode), instead of living on while named.
+	 */
+	bool s_drop_unused;
+	/* Inodes alive on this super block. An unmounted filesystem is freed
+	 * with its last inode: an open file can outlive umount -l. */
+	int s_inodes;
+	bool s_unmounted;
+	uint64_t s_pages;       /* pages of file data (ramfs, tmpfs), for statfs */
+	void *s_fs_info;        /* the filesystem's own data */
 };
+
+/* statfs f_type values (Linux's include/uapi/linux/magic.h). */
+#define RAMFS_MAGIC 0x858458f6
+#define TMPFS_MAGIC 0x01021994
+#define PROC_SUPER_MAGIC 0x9fa0
+#define PIPEFS_MAGIC 0x50495045
+
+/* A new anonymous device number 0:N for a filesystem with no disk. */
+dev_t get_anon_dev(void);
+/* Drop an inode's hold on its super block (inode.c calls it). */
+void put_super(struct super_block *sb);
 
 /* ---- inodes ---------------------------------------------------------- */
 
@@ -142,6 +167,9 @@ void put_write_access(struct inode *inode);
 /* ---- dentries -------------------------------------------------------- */
 
 #define DCACHE_LINKED 0x1       /* in its parent's list of children */
+/* Made by a filesystem's ->lookup (procfs): in no list of children, but
+ * not a removed name either (d_unlinked is false). */
+#define DCACHE_DETACHED 0x2
 
 struct dentry {
 	int d_count;
@@ -183,7 +211,7 @@ void dput(struct dentry *dentry);
 struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len);
 static inline bool d_unlinked(const struct dentry *d)
 {
-	return d->d_parent != d && !(d->d_flags & DCACHE_LINKED);
+	return d->d_parent != d && !(d->d_flags & (DCACHE_LINKED | DCACHE_DETACHED));
 }
 /* Whether d is anc or lies below it. */
 bool is_subdir(struct dentry *d, struct dentry *anc);
@@ -261,6 +289,13 @@ struct file_operations {
 	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
 	int (*iterate)(struct file *file, struct dir_context *ctx);
+	/*
+	 * Which of POLLIN, POLLOUT, POLLHUP, POLLERR ... (include/poll.h) hold
+	 * now. Called with interrupts off by poll and select, so it must not
+	 * sleep. A file that may become ready later must wake its waiters
+	 * with poll_wakeup(). NULL: always readable and writable.
+	 */
+	unsigned int (*poll)(struct file *file);
 };
 
 struct file {
@@ -272,6 +307,7 @@ struct file {
 	struct inode *f_inode;
 	const struct file_operations *f_op;
 	void *private_data;
+	unsigned long f_version; /* for the file's own use (FIFOs: writers seen at open) */
 };
 
 /* A new file on dentry (or on inode alone when dentry is NULL), with one
@@ -369,7 +405,25 @@ extern const struct file_operations def_chr_fops;
 void chrdev_init(void);
 void tty_init(void);
 extern const struct file_operations tty_fops;
+/* FIFOs (named pipes) on any filesystem: fs/pipe.c. */
+extern const struct file_operations pipefifo_fops;
+/* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ; -EBADF for a file that is no pipe. */
+long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
 
+/* A new in-memory filesystem; type "ramfs" (RAMFS_MAGIC), else tmpfs's
+ * magic ("rootfs" is a tmpfs in Linux when it holds an initramfs). */
 struct super_block *ramfs_mount(const char *type);
+extern uint64_t ramfs_nr_pages; /* file data pages on all of them */
+
+/* ---- procfs and mounts ------------------------------------------------- */
+
+/* A new instance of procfs; NULL if out of memory. */
+struct super_block *proc_mount(void);
+void proc_root_init(void);
+/* Whether the console is the controlling tty of session sid; its
+ * foreground process group in *pgrp. */
+bool console_ctty(pid_t sid, pid_t *pgrp);
+/* Record the root filesystem as the first mount (vfs_init). */
+void mnt_init_root(struct super_block *sb);
 /* A ramfs inode of the given mode (and rdev for devices) on sb, i_count 1. */
 struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev);

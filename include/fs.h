@@ -45,6 +45,7 @@ struct fs_struct;
 #define O_TRUNC 00001000
 #define O_APPEND 00002000
 #define O_NONBLOCK 00004000
+#define O_DIRECT 00040000
 #define O_DIRECTORY 00200000
 #define O_NOFOLLOW 00400000
 #define O_CLOEXEC 02000000
@@ -128,3 +129,9 @@ void fs_put(struct fs_struct *fs);
  * without descriptors.
  */
 struct file *open_console(void);
+/*
+ * A session leader exits (do_exit calls this for every exiting task): if
+ * the console is its controlling terminal, the foreground process group
+ * gets SIGHUP and SIGCONT and the console is free for another session.
+ */
+void disassociate_ctty(void);

@@ -33,8 +33,17 @@
 	X(217, getdents64)                                                     \
 	/* fs/fcntl.c, fs/ioctl.c */                                           \
 	X(32, dup) X(33, dup2) X(292, dup3) X(72, fcntl) X(16, ioctl)          \
+	/* fs/pipe.c, fs/select.c */                                           \
+	X(22, pipe) X(293, pipe2) X(7, poll) X(271, ppoll) X(23, select)       \
+	X(270, pselect6)                                                       \
+	/* fs/namespace.c, fs/statfs.c, fs/utimes.c, fs/read_write.c */        \
+	X(165, mount) X(166, umount2) X(161, chroot) X(137, statfs)            \
+	X(138, fstatfs) X(162, sync) X(306, syncfs) X(74, fsync)               \
+	X(75, fdatasync) X(280, utimensat) X(235, utimes) X(261, futimesat)    \
+	X(132, utime) X(40, sendfile) X(78, getdents)                          \
 	/* mm/mmap.c */                                                        \
-	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect)                    \
+	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
+	X(28, madvise)                                                         \
 	/* fs/exec.c */                                                        \
 	X(59, execve)                                                          \
 	/* kernel/fork.c, kernel/exit.c */                                     \

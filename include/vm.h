@@ -43,7 +43,9 @@ struct mm {
 struct mm *mm_create(void);             /* empty user half, users = 1; NULL if no memory */
 struct mm *mm_get(struct mm *mm);       /* users++ */
 void mm_put(struct mm *mm);             /* users--; at 0 frees every page and table */
-struct mm *mm_fork(struct mm *parent);  /* a copy of every area and page */
+/* A copy of every area; the pages are shared copy-on-write (the parent's
+ * writable entries become read-only too). NULL if out of memory. */
+struct mm *mm_fork(struct mm *parent);
 void mm_activate(struct mm *mm);        /* load it into CR3 (NULL: kernel only) */
 
 /* The kernel's own top-level table (boot/boot.S builds it). Entry 256 maps
@@ -75,14 +77,18 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t len);
  * Copy into another address space (or the current one) through its page
  * tables, faulting in pages of existing areas as needed, ignoring their
  * write permission: this is how exec fills a new image before it runs.
+ * mm_write never writes into a frame shared with another address space: it
+ * copies it first, as a write fault would (copy-on-write).
  * Returns 0 or -EFAULT (no area) or -ENOMEM.
  */
 int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len);
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len);
 
 /*
- * Called by the page-fault handler for an address below TASK_SIZE.
- * err is the CPU's error code. Returns 0 if a page was supplied and the
- * access may be retried, -EFAULT if the access is not allowed.
+ * Called by the page-fault handler for an address below TASK_SIZE, for a
+ * fault in user mode or in the kernel's user-copy routines. err is the
+ * CPU's error code. Returns 0 if a page was supplied (demand paging) or
+ * copied (copy-on-write) and the access may be retried, -EFAULT if the
+ * access is not allowed, -ENOMEM if memory for the page ran out.
  */
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);

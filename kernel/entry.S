@@ -14,6 +14,25 @@
 #include <trap.h>
 #include <x86.h>
 
+/* Push the general registers in the order of struct trapframe. */
+.macro SAVE_REGS
+	pushq	%rax
+	pushq	%rbx
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%rbp
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+.endm
+
 	.text
 
 /* Vectors 8, 10-14, 17, 21, 29 and 30 push an error code; the rest not. */
@@ -35,21 +54,7 @@ isr_stubs:
 	.endr
 
 isr_common:
-	pushq	%rax
-	pushq	%rbx
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%rbp
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	SAVE_REGS
 	cld
 	mov	%rsp, %rdi
 	call	trap_handler
@@ -94,21 +99,7 @@ syscall_entry:
 	pushq	%rcx			/* user rip */
 	pushq	%rax			/* the syscall number, for restarts */
 	pushq	$TRAP_SYSCALL
-	pushq	%rax
-	pushq	%rbx
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%rbp
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	SAVE_REGS
 	xor	%ebp, %ebp		/* backtraces stop here */
 	mov	%rsp, %rdi
 	sti

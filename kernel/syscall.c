@@ -41,7 +41,8 @@ void syscall_set_kernel_stack(uint64_t top)
 	syscall_kernel_rsp = top;
 }
 
-static void strace_log(uint64_t nr, const struct trapframe *tf, const uint64_t args[6], long ret)
+/* Log one call. ret_known is false for calls that do not return (exit). */
+static void strace_log(uint64_t nr, const uint64_t args[6], bool ret_known, long ret)
 {
 	const char *name = nr < NR_SYSCALLS ? syscall_names[nr] : NULL;
 	char nbuf[24];
@@ -50,10 +51,13 @@ static void strace_log(uint64_t nr, const struct trapframe *tf, const uint64_t a
 		snprintf(nbuf, sizeof(nbuf), "syscall_%lu", nr);
 		name = nbuf;
 	}
-	(void)tf;
 	/* KERN_ERR so that the trace shows even with "quiet". */
-	printk(KERN_ERR "strace: %d %s(0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx) = %ld\n",
-	       current->pid, name, args[0], args[1], args[2], args[3], args[4], args[5], ret);
+	if (ret_known)
+		printk(KERN_ERR "strace: %d %s(0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx) = %ld\n",
+		       current->pid, name, args[0], args[1], args[2], args[3], args[4], args[5], ret);
+	else
+		printk(KERN_ERR "strace: %d %s(0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx, 0x%lx) = ?\n",
+		       current->pid, name, args[0], args[1], args[2], args[3], args[4], args[5]);
 }
 
 void syscall_dispatch(struct trapframe *tf)
@@ -62,10 +66,13 @@ void syscall_dispatch(struct trapframe *tf)
 	uint64_t args[6] = { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 };
 	long ret = -ENOSYS;
 
+	/* exit and exit_group never come back: log them on the way in. */
+	if (cmdline_strace && (nr == 60 || nr == 231))
+		strace_log(nr, args, false, 0);
 	if (nr < NR_SYSCALLS && syscall_table[nr])
 		ret = syscall_table[nr](args[0], args[1], args[2], args[3], args[4], args[5]);
 	tf->rax = ret;
 	if (cmdline_strace)
-		strace_log(nr, tf, args, ret);
+		strace_log(nr, args, true, ret);
 	prepare_return_to_user(tf);
 }

@@ -160,12 +160,14 @@ static void page_fault(struct trapframe *tf)
 		int err = handle_mm_fault(current->mm, cr2, tf->error);
 		if (err == 0)
 			return;
-		if (trap_from_user(tf)) {
-			if (err == -ENOMEM) {
-				printk(KERN_ERR "Out of memory: killed process %d (%s)\n", current->pid, current->comm);
-				send_sig(SIGKILL, current);
+		if (err == -ENOMEM) {
+			/* No page to give: the process dies, as Linux's OOM killer
+			 * would choose it. A user-copy routine still returns -EFAULT. */
+			printk(KERN_ERR "Out of memory: killed process %d (%s)\n", current->pid, current->comm);
+			send_sig(SIGKILL, current);
+			if (trap_from_user(tf))
 				return;
-			}
+		} else if (trap_from_user(tf)) {
 			user_fault(tf, cr2);
 			return;
 		}

@@ -8,13 +8,37 @@
  *    handle_mm_fault, which either maps a zeroed frame (the access is then
  *    retried) or says no, and the caller kills the process (or, for a
  *    kernel access through copy_to_user & co, resumes at the -EFAULT exit).
- *  - A fault on a page that is present is a protection violation: there is
- *    no copy-on-write yet, so it is always an error.
+ *  - Copy-on-write. fork (mm_fork, mm/vm.c) does not copy a process's
+ *    memory: the child's page tables map the very same frames, every
+ *    writable entry on both sides loses PTE_W, and each frame counts one
+ *    more owner (mm/page_alloc.c keeps the counts). Most children call
+ *    execve or exit soon and never write most of those pages, so copying
+ *    them all (8 MiB of heap: 2048 pages) would be wasted work; with
+ *    copy-on-write, fork costs only the page tables. The copy happens when
+ *    someone writes: the write faults on a present page (error code
+ *    PF_PROT | PF_WRITE) in an area that allows writing, and unshare_page
+ *    gives the writer its own copy, or, if it is the last owner (the
+ *    others have written or exited already), just gives PTE_W back.
+ *    The area says whether writing is allowed; the entry's missing PTE_W
+ *    then only means "shared". Read-only pages are shared the same way and
+ *    are never copied, since no one may write them (but mm_write, which
+ *    ignores protection, unshares first too).
+ *  - The same fault comes from the kernel, when copy_to_user writes into a
+ *    shared page on a process's behalf (CR0.WP is set, so the CPU checks
+ *    PTE_W in kernel mode too): it is handled the same way and the copy
+ *    loop resumes.
+ *  - Copying needs a frame; when there is none, the fault fails with
+ *    -ENOMEM (kernel/traps.c kills the process with SIGKILL, or a user
+ *    copy fails with -EFAULT). Memory is never promised in advance.
+ *  - Any other fault on a present page is a protection violation, unless
+ *    the entry in fact allows the access (a stale TLB entry).
  *  - The stack is the one area that grows by itself: a fault just below a
  *    VM_STACK area extends it (see grow_stack), so exec can map a small one.
  *  - mm_read/mm_write go through the page tables and the direct map instead
  *    of the loaded CR3, so they work on any mm (exec fills the new one
- *    before switching to it) and ignore the area's protection.
+ *    before switching to it) and ignore the area's protection. mm_write
+ *    breaks copy-on-write like a write fault: it must not write into a
+ *    frame that another process maps.
  */
 #include <errno.h>
 #include <mm.h>
@@ -45,6 +69,24 @@ uint64_t *fault_in_page(struct mm *mm, const struct vma *v, uint64_t va)
 		*pte = virt_to_phys(page) | vm_pte_flags(v->flags);
 	}
 	return pte;
+}
+
+int unshare_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte)
+{
+	void *page = pte_page(*pte);
+	if (page_count(page) > 1) {
+		/* Shared: copy it. The other owners keep the old frame. */
+		void *copy = alloc_page_nozero(); /* copy_page overwrites it all */
+		if (!copy)
+			return -ENOMEM;
+		copy_page(copy, page);
+		put_page(page);
+		page = copy;
+	}
+	/* Ours alone now: the area's own rights, PTE_W included. */
+	*pte = virt_to_phys(page) | vm_pte_flags(v->flags);
+	tlb_flush_range(mm->pml4, va, va + PAGE_SIZE);
+	return 0;
 }
 
 /* May an access of this kind (fault error code) touch area v? */
@@ -79,9 +121,19 @@ static struct vma *grow_stack(struct mm *mm, uint64_t addr)
 	return v;
 }
 
+/* Does the present entry pte allow an access of this kind? */
+static bool pte_allows(uint64_t pte, uint64_t err)
+{
+	if ((err & PF_WRITE) && !(pte & PTE_W))
+		return false;
+	if ((err & PF_INSTR) && (pte & PTE_NX))
+		return false;
+	return true;
+}
+
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 {
-	if (!mm || addr >= TASK_SIZE || (err & (PF_PROT | PF_RSVD)))
+	if (!mm || addr >= TASK_SIZE || (err & PF_RSVD))
 		return -EFAULT;
 	struct vma *v = vma_find(mm, addr);
 	if (!v)
@@ -90,13 +142,20 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 		return -EFAULT;
 	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	uint64_t *pte = pte_lookup(mm->pml4, va, false);
-	if (pte && (*pte & PTE_P)) {
-		/* Already mapped (the TLB held a stale entry): drop the stale
-		 * entry so that the retry sees the page. */
-		invlpg(va);
-		return 0;
-	}
-	return fault_in_page(mm, v, va) ? 0 : -ENOMEM;
+	if (!pte || !pte_has_page(*pte))
+		return fault_in_page(mm, v, va) ? 0 : -ENOMEM; /* demand paging */
+	if (!(*pte & PTE_P))
+		return -EFAULT; /* a PROT_NONE frame: cannot happen, the area says no */
+	/* The page is there. The area allows a write, so an entry without
+	 * PTE_W is a shared page: copy-on-write. */
+	if ((err & PF_WRITE) && !(*pte & PTE_W))
+		return unshare_page(mm, v, va, pte);
+	if (!pte_allows(*pte, err))
+		return -EFAULT; /* cannot happen either, as above */
+	/* The entry allows the access: the TLB held a stale entry. Drop it
+	 * so that the retry sees the page. */
+	invlpg(va);
+	return 0;
 }
 
 /*
@@ -112,9 +171,15 @@ static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm
 		struct vma *v = vma_find(mm, va);
 		if (!v)
 			return -EFAULT;
-		uint64_t *pte = fault_in_page(mm, v, ALIGN_DOWN(va, PAGE_SIZE));
+		uint64_t page_va = ALIGN_DOWN(va, PAGE_SIZE);
+		uint64_t *pte = fault_in_page(mm, v, page_va);
 		if (!pte)
 			return -ENOMEM;
+		if (to_mm && page_count(pte_page(*pte)) > 1) {
+			int err = unshare_page(mm, v, page_va, pte);
+			if (err)
+				return err;
+		}
 		size_t off = va % PAGE_SIZE;
 		size_t n = MIN(len, PAGE_SIZE - off);
 		char *kaddr = (char *)pte_page(*pte) + off;

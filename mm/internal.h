@@ -77,6 +77,13 @@ void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_
  * page table; dst then holds a partial copy: free it).
  */
 int pgtable_share(uint64_t *dst, uint64_t *src);
+/*
+ * Move the entries of [from, from+len) to [to, to+len), which must hold no
+ * pages (the ranges do not overlap); the frames keep their counts, and the
+ * source's tables left empty are freed. The caller flushes the TLB for the
+ * source. 0 or -ENOMEM (for a page table; then nothing moved).
+ */
+int pgtable_move(uint64_t *pml4, uint64_t from, uint64_t to, uint64_t len);
 /* Drop the whole user half: frames (as pgtable_unmap) and tables (not the
  * pml4 itself). */
 void pgtable_free_user(uint64_t *pml4);
@@ -85,6 +92,24 @@ void pgtable_free_user(uint64_t *pml4);
 void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end);
 /* Flush all of pml4's user entries from the TLB, if it is loaded. */
 void tlb_flush_all(const uint64_t *pml4);
+
+/* ---- mm/vm.c: what mremap and madvise (mm/mmap.c) build on ---- */
+
+/* Is every byte of [start, end) inside some area? */
+bool fully_mapped(struct mm *mm, uint64_t start, uint64_t end);
+/* Make the area that ends exactly at end reach new_end, if [end, new_end)
+ * is free and below TASK_SIZE. 0 or -ENOMEM. */
+int vma_grow(struct mm *mm, uint64_t end, uint64_t new_end);
+/*
+ * Move [from, from+old_len), which lies inside one area, with its pages, to
+ * [to, to+new_len) (new_len >= old_len), which must be free: the pages keep
+ * their offsets, the rest of the new area is demand-zero, and it gets the
+ * old area's rights (not VM_HEAP or VM_STACK). The old range is unmapped,
+ * unless keep_old: then it stays, empty (MREMAP_DONTUNMAP).
+ * 0 or -ENOMEM (then nothing moved).
+ */
+int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
+	     uint64_t new_len, bool keep_old);
 
 /* ---- mm/fault.c ---- */
 

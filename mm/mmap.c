@@ -1,14 +1,21 @@
 /*
- * mmap.c - the memory system calls: brk, mmap, munmap, mprotect.
+ * mmap.c - the memory system calls: brk, mmap, munmap, mprotect, mremap,
+ * madvise.
  *
  * Design notes:
  *  - These are thin: they check arguments the way Linux does (same errno
- *    for the same mistake) and call the area functions of mm/vm.c.
+ *    for the same mistake, in the same order) and call the area functions
+ *    of mm/vm.c.
  *  - Only anonymous memory exists so far. MAP_SHARED is accepted but
- *    behaves as MAP_PRIVATE (fork copies the pages), which no
- *    single-process program can tell apart. File mappings give -ENODEV.
+ *    behaves as MAP_PRIVATE (after fork, parent and child each see their
+ *    own writes), which no single-process program can tell apart. File
+ *    mappings give -ENODEV.
  *  - The heap is one area (VM_HEAP) from mm->start_brk, which exec sets, to
  *    the break rounded up to a page. brk never moves over another mapping.
+ *  - None of these needs to know about copy-on-write: unmapping drops one
+ *    reference to each frame, mprotect never makes a shared frame writable
+ *    (mm/pgtable.c), and mremap moves page-table entries with their
+ *    references.
  */
 #include <errno.h>
 #include <mm.h>
@@ -141,4 +148,209 @@ long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 	if (len > TASK_SIZE || addr > TASK_SIZE - ALIGN_UP(len, PAGE_SIZE))
 		return -ENOMEM;
 	return vma_protect(mm, addr, len, prot);
+}
+
+/* mremap's flags (uapi/linux/mman.h). */
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+#define MREMAP_DONTUNMAP 4
+
+/*
+ * The checks Linux makes on the old range before it grows or moves it:
+ * it must start in an area and not run past that area's end. An empty
+ * old range asks to duplicate a mapping, which Linux allows for shared
+ * memory only. 0, -EFAULT or -EINVAL.
+ */
+static int check_old_range(struct mm *mm, uint64_t addr, uint64_t old_len)
+{
+	struct vma *v = vma_find(mm, addr);
+	if (!v)
+		return -EFAULT;
+	if (old_len == 0)
+		return -EINVAL;
+	if (old_len > v->end - addr)
+		return -EFAULT;
+	return 0;
+}
+
+/* mremap with MREMAP_FIXED (to new_addr exactly) or MREMAP_DONTUNMAP (to
+ * new_addr as a hint; old_len == new_len). */
+static long mremap_to(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,
+		      unsigned long flags, uint64_t new_addr)
+{
+	if (new_addr % PAGE_SIZE || new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+		return -EINVAL;
+	if (addr + old_len > new_addr && new_addr + new_len > addr)
+		return -EINVAL; /* the two ranges overlap */
+	int err;
+	if (flags & MREMAP_FIXED) {
+		if (new_addr < MMAP_MIN_ADDR)
+			return -EPERM; /* as mmap: the NULL page stays unmapped */
+		err = vma_unmap(mm, new_addr, new_len);
+		if (err)
+			return err;
+	}
+	if (old_len > new_len) {
+		err = vma_unmap(mm, addr + new_len, old_len - new_len);
+		if (err)
+			return err;
+		old_len = new_len;
+	}
+	err = check_old_range(mm, addr, old_len);
+	if (err)
+		return err;
+	uint64_t to = new_addr;
+	if (!(flags & MREMAP_FIXED) && !(to = choose_address(mm, new_addr, new_len)))
+		return -ENOMEM;
+	err = vma_move(mm, addr, old_len, to, new_len, flags & MREMAP_DONTUNMAP);
+	return err ? err : (long)to;
+}
+
+/*
+ * mremap(addr, old_len, new_len, flags, new_addr): resize the mapping at
+ * [addr, addr+old_len) to new_len bytes. Shrinking unmaps the tail. Growing
+ * extends the area in place if the addresses above it are free; otherwise,
+ * with MREMAP_MAYMOVE, the pages move (their page-table entries do: no
+ * byte is copied) to a new range, and the new address is returned. glibc's
+ * realloc does this for large blocks.
+ */
+long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+		unsigned long flags, unsigned long new_addr)
+{
+	struct mm *mm = current->mm;
+	if (!mm)
+		return -EINVAL;
+	if (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	/* MREMAP_DONTUNMAP always moves, and without resizing. */
+	if ((flags & MREMAP_DONTUNMAP) && (!(flags & MREMAP_MAYMOVE) || old_len != new_len))
+		return -EINVAL;
+	if (addr % PAGE_SIZE)
+		return -EINVAL;
+	/* Rounded up as Linux does: a length within a page of 2^64 wraps to
+	 * 0, which is refused below. */
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	if (new_len == 0)
+		return -EINVAL;
+	if (!vma_find(mm, addr))
+		return -EFAULT;
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return mremap_to(mm, addr, old_len, new_len, flags, new_addr);
+
+	if (old_len >= new_len) { /* shrinking always works */
+		if (old_len > new_len) {
+			int err = vma_unmap(mm, addr + new_len, old_len - new_len);
+			if (err)
+				return err;
+		}
+		return addr;
+	}
+	int err = check_old_range(mm, addr, old_len);
+	if (err)
+		return err;
+	/* Grow in place: the old range must end where its area ends. */
+	if (new_len <= TASK_SIZE - addr && vma_grow(mm, addr + old_len, addr + new_len) == 0)
+		return addr;
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	uint64_t to = get_unmapped_area(mm, new_len);
+	if (!to)
+		return -ENOMEM;
+	err = vma_move(mm, addr, old_len, to, new_len, false);
+	return err ? err : (long)to;
+}
+
+/* madvise's advice values (uapi/asm-generic/mman-common.h). */
+enum {
+	MADV_NORMAL = 0, MADV_RANDOM = 1, MADV_SEQUENTIAL = 2, MADV_WILLNEED = 3,
+	MADV_DONTNEED = 4, MADV_FREE = 8, MADV_REMOVE = 9, MADV_DONTFORK = 10,
+	MADV_DOFORK = 11, MADV_MERGEABLE = 12, MADV_UNMERGEABLE = 13,
+	MADV_HUGEPAGE = 14, MADV_NOHUGEPAGE = 15, MADV_DONTDUMP = 16,
+	MADV_DODUMP = 17, MADV_WIPEONFORK = 18, MADV_KEEPONFORK = 19,
+	MADV_COLD = 20, MADV_PAGEOUT = 21, MADV_POPULATE_READ = 22,
+	MADV_POPULATE_WRITE = 23, MADV_COLLAPSE = 25,
+	MADV_HWPOISON = 100, MADV_SOFT_OFFLINE = 101,
+};
+
+/* The advice Linux 6.1 knows (as Debian builds it: with KSM, transparent
+ * huge pages and memory-failure handling). */
+static bool advice_known(unsigned long advice)
+{
+	return advice <= MADV_WILLNEED || advice == MADV_DONTNEED ||
+	       (advice >= MADV_FREE && advice <= MADV_POPULATE_WRITE) ||
+	       advice == MADV_COLLAPSE || advice == MADV_HWPOISON ||
+	       advice == MADV_SOFT_OFFLINE;
+}
+
+/* MADV_POPULATE_*: fault every page in as a read or write would (a write
+ * breaks copy-on-write). As in Linux, -EINVAL where the area does not allow
+ * that access (its own PROT_READ or PROT_WRITE), -ENOMEM when memory runs
+ * out or a page is in no area. */
+static int populate(struct mm *mm, uint64_t start, uint64_t end, bool write)
+{
+	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
+		struct vma *v = vma_find(mm, va);
+		if (!v)
+			return -ENOMEM;
+		if (!(v->flags & (write ? VM_WRITE : VM_READ)))
+			return -EINVAL;
+		int err = handle_mm_fault(mm, va, write ? 2 : 0); /* PF_WRITE */
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * madvise(addr, len, advice). What matters to a program's results is
+ * MADV_DONTNEED (and MADV_FREE, handled the same way here): the pages of
+ * the range are dropped, so that they read back as zeros and their frames
+ * go back to the free pool (or to their other owners, if shared). The
+ * populate advice faults pages in. The rest is about performance, swap or
+ * core dumps, which this kernel does not have: accepted and ignored, as
+ * Linux accepts it (MADV_DONTFORK and MADV_WIPEONFORK included: fork
+ * copies those areas like any other). As in Linux, every advice fails with
+ * -ENOMEM if part of the range is not mapped (after acting on the rest).
+ */
+long sys_madvise(unsigned long addr, unsigned long len, unsigned long advice)
+{
+	struct mm *mm = current->mm;
+	if (!mm)
+		return -EINVAL;
+	if (!advice_known(advice) || addr % PAGE_SIZE)
+		return -EINVAL;
+	uint64_t size = ALIGN_UP(len, PAGE_SIZE);
+	if (len && !size)
+		return -EINVAL; /* within a page of 2^64: rounded to 0 */
+	uint64_t end = addr + size;
+	if (end < addr)
+		return -EINVAL;
+	if (end == addr)
+		return 0;
+	if (advice == MADV_HWPOISON || advice == MADV_SOFT_OFFLINE)
+		return -EPERM; /* Linux wants CAP_SYS_ADMIN; we never poison */
+	/* Areas exist only below TASK_SIZE: a range above is simply unmapped. */
+	if (addr >= TASK_SIZE || !range_in_use(mm, addr, end))
+		return -ENOMEM;
+	if (advice == MADV_REMOVE)
+		return -EINVAL; /* needs a shared file mapping: there is none */
+	uint64_t mapped_end = MIN(end, TASK_SIZE);
+	int err = 0;
+	switch (advice) {
+	case MADV_DONTNEED:
+	case MADV_FREE:
+		pgtable_unmap(mm->pml4, addr, mapped_end);
+		tlb_flush_range(mm->pml4, addr, mapped_end);
+		break;
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+		err = populate(mm, addr, mapped_end, advice == MADV_POPULATE_WRITE);
+		break;
+	}
+	if (err)
+		return err;
+	return fully_mapped(mm, addr, end) ? 0 : -ENOMEM;
 }

@@ -15,6 +15,11 @@
  *    last-level entry alone decides what user code may do with the page.
  *  - One recursive walker (walk_range) visits the last-level entries of a
  *    range, skipping whole missing tables; unmap and mprotect use it.
+ *  - A user frame may be mapped by several address spaces (after fork; see
+ *    mm/fault.c): each last-level entry holds one reference to its frame
+ *    (get_page/put_page, mm/page_alloc.c). Unmapping drops the reference,
+ *    and only the last one frees the frame. Page tables themselves are
+ *    never shared: each address space has its own.
  */
 #include <errno.h>
 #include <mm.h>
@@ -105,7 +110,7 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 
 static void unmap_pte(uint64_t *pte, void *arg __unused)
 {
-	free_page(pte_page(*pte));
+	put_page(pte_page(*pte));
 	*pte = 0;
 }
 
@@ -118,7 +123,10 @@ void pgtable_free_user(uint64_t *pml4) { pgtable_unmap(pml4, 0, USER_END); }
 
 static void protect_pte(uint64_t *pte, void *arg)
 {
-	*pte = (*pte & PTE_ADDR) | *(uint64_t *)arg;
+	uint64_t flags = *(uint64_t *)arg;
+	if ((flags & PTE_W) && page_count(pte_page(*pte)) > 1)
+		flags &= ~PTE_W; /* still shared: copy on the first write */
+	*pte = (*pte & PTE_ADDR) | flags;
 }
 
 void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_flags)
@@ -126,8 +134,14 @@ void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_
 	walk_range(pml4, 4, 0, start, MIN(end, USER_END), protect_pte, &pte_flags, false);
 }
 
-/* Copy table src (level `level`) into the empty table dst. */
-static int copy_table(uint64_t *dst, const uint64_t *src, int level)
+/*
+ * Fill the empty table dst (level `level`) so that it maps what src maps:
+ * new tables below it, but the same frames at the last level, each with
+ * one more reference and, if it was writable, write-protected on both sides.
+ * Read-only and PROT_NONE frames are shared the same way; they keep their
+ * bits (a later mprotect gives PTE_W only to a frame no longer shared).
+ */
+static int share_table(uint64_t *dst, uint64_t *src, int level)
 {
 	int n = level == 4 ? ENTRIES / 2 : ENTRIES; /* PML4: user half only */
 	for (int i = 0; i < n; i++) {
@@ -135,11 +149,9 @@ static int copy_table(uint64_t *dst, const uint64_t *src, int level)
 		if (level == 1) {
 			if (!pte_has_page(e))
 				continue;
-			void *page = alloc_page();
-			if (!page)
-				return -ENOMEM;
-			copy_page(page, pte_page(e));
-			dst[i] = virt_to_phys(page) | (e & ~PTE_ADDR);
+			get_page(pte_page(e));
+			e &= ~PTE_W;
+			src[i] = dst[i] = e;
 			continue;
 		}
 		if (!(e & PTE_P))
@@ -148,14 +160,68 @@ static int copy_table(uint64_t *dst, const uint64_t *src, int level)
 		if (!child)
 			return -ENOMEM;
 		dst[i] = virt_to_phys(child) | TABLE_FLAGS;
-		int err = copy_table(child, next_table(e), level - 1);
+		int err = share_table(child, next_table(e), level - 1);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int pgtable_copy(uint64_t *dst, const uint64_t *src) { return copy_table(dst, src, 4); }
+int pgtable_share(uint64_t *dst, uint64_t *src) { return share_table(dst, src, 4); }
+
+/*
+ * The last-level entry for va, if its tables exist. If not, NULL, and *skip
+ * is the first address above va that might have one: the end of the range
+ * the missing entry covers (up to 512 GiB for a missing PML4 entry), so a
+ * walk over a huge sparse range takes few steps.
+ */
+static uint64_t *pte_lookup_skip(uint64_t *pml4, uint64_t va, uint64_t *skip)
+{
+	uint64_t *table = pml4;
+	for (int level = 4; level > 1; level--) {
+		uint64_t e = table[entry_index(va, level)];
+		if (!(e & PTE_P)) {
+			*skip = ALIGN_DOWN(va, entry_span(level)) + entry_span(level);
+			return NULL;
+		}
+		table = next_table(e);
+	}
+	return &table[entry_index(va, 1)];
+}
+
+int pgtable_move(uint64_t *pml4, uint64_t from, uint64_t to, uint64_t len)
+{
+	/* Two passes over the source: the first makes every destination
+	 * table the second will need, so that the moving itself cannot fail
+	 * half way. */
+	uint64_t skip;
+	for (uint64_t off = 0; off < len;) {
+		uint64_t *src = pte_lookup_skip(pml4, from + off, &skip);
+		if (!src) {
+			off = skip - from;
+			continue;
+		}
+		if (pte_has_page(*src) && !pte_lookup(pml4, to + off, true)) {
+			pgtable_unmap(pml4, to, to + len); /* frees the empty tables */
+			return -ENOMEM;
+		}
+		off += PAGE_SIZE;
+	}
+	for (uint64_t off = 0; off < len;) {
+		uint64_t *src = pte_lookup_skip(pml4, from + off, &skip);
+		if (!src) {
+			off = skip - from;
+			continue;
+		}
+		if (pte_has_page(*src)) {
+			*pte_lookup(pml4, to + off, false) = *src; /* the reference moves too */
+			*src = 0;
+		}
+		off += PAGE_SIZE;
+	}
+	pgtable_unmap(pml4, from, from + len); /* no pages left: frees empty tables */
+	return 0;
+}
 
 /* Above this many pages a full flush (reloading CR3) is cheaper. */
 #define FLUSH_ALL_PAGES 32
@@ -173,4 +239,12 @@ void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end)
 	 * pgtable_unmap are forgotten too. */
 	for (uint64_t va = start; va < end; va += PAGE_SIZE)
 		invlpg(va);
+}
+
+void tlb_flush_all(const uint64_t *pml4)
+{
+	uint64_t cr3 = read_cr3();
+	/* Reloading CR3 drops every TLB entry (no page here is global). */
+	if ((cr3 & PTE_ADDR) == virt_to_phys(pml4))
+		write_cr3(cr3);
 }

@@ -14,7 +14,10 @@
  *    areas are dropped or changed, and neighbours that ended up alike are
  *    merged again. A split that fails for lack of memory leaves the list
  *    valid, only cut in more pieces than needed.
- *  - fork copies every page (copy-on-write is a later improvement).
+ *  - fork copies the areas and the page tables but not the pages: parent
+ *    and child share every frame, write-protected, until one of them
+ *    writes (copy-on-write: see mm/fault.c, and mm/page_alloc.c for the
+ *    reference counts that say how many address spaces map a frame).
  */
 #include <errno.h>
 #include <mm.h>
@@ -159,8 +162,7 @@ int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags)
 	return 0;
 }
 
-/* Is every byte of [start, end) inside some area? */
-static bool fully_mapped(struct mm *mm, uint64_t start, uint64_t end)
+bool fully_mapped(struct mm *mm, uint64_t start, uint64_t end)
 {
 	uint64_t covered = start; /* [start, covered) is known to be mapped */
 	for (struct vma *v = mm->vmas; v && covered < end; v = v->next) {
@@ -191,6 +193,50 @@ int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
 			v->flags = (v->flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | prot;
 	pgtable_protect(mm->pml4, start, end, vm_pte_flags(prot));
 	tlb_flush_range(mm->pml4, start, end);
+	merge_areas(mm);
+	return 0;
+}
+
+int vma_grow(struct mm *mm, uint64_t end, uint64_t new_end)
+{
+	struct vma *v = vma_find(mm, end - 1);
+	if (!v || v->end != end || new_end <= end || new_end > TASK_SIZE)
+		return -ENOMEM;
+	if (v->next && v->next->start < new_end)
+		return -ENOMEM; /* the next area is in the way */
+	v->end = new_end;   /* its pages come on demand, as any area's */
+	merge_areas(mm);
+	return 0;
+}
+
+int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
+	     uint64_t new_len, bool keep_old)
+{
+	struct vma *v = vma_find(mm, from);
+	BUG_ON(!v || old_len > v->end - from || old_len > new_len);
+	/* Everything that can fail comes first: the splits that make
+	 * [from, from+old_len) one whole area, and the new area's memory. */
+	int err = split_at(mm, from, from + old_len);
+	struct vma *new = err ? NULL : kmalloc(sizeof(*new));
+	if (new)
+		err = pgtable_move(mm->pml4, from, to, old_len);
+	if (!new || err) {
+		kfree(new);
+		merge_areas(mm);
+		return -ENOMEM;
+	}
+	tlb_flush_range(mm->pml4, from, from + old_len);
+	v = vma_find(mm, from); /* the split may have made it a new area */
+	/* The moved memory is plain memory: no longer the heap brk moves,
+	 * nor a stack that grows. */
+	*new = (struct vma){ .start = to, .end = to + new_len,
+			     .flags = v->flags & ~(VM_HEAP | VM_STACK) };
+	if (!keep_old) {
+		/* A whole area now, with no pages: this cannot fail. */
+		err = vma_unmap(mm, from, old_len);
+		BUG_ON(err);
+	}
+	insert_area(mm, new);
 	merge_areas(mm);
 	return 0;
 }
@@ -280,7 +326,12 @@ struct mm *mm_fork(struct mm *parent)
 		*tail = copy;
 		tail = &copy->next;
 	}
-	if (pgtable_copy(mm->pml4, parent->pml4))
+	int err = pgtable_share(mm->pml4, parent->pml4);
+	/* The parent's writable entries lost PTE_W (even if sharing stopped
+	 * half way), and the TLB may still hold them writable: without this
+	 * flush the parent would write into frames the child sees. */
+	tlb_flush_all(parent->pml4);
+	if (err)
 		goto fail;
 	return mm;
 fail:

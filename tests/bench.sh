@@ -10,12 +10,14 @@
 #    memory, and the time of one fork (or vfork) + execve + wait4 cycle,
 #  - what /forkbench measures: fork + exit + wait4 of a process with 8 MiB
 #    of touched memory, with a child that writes nothing and with one that
-#    writes every page (what copy-on-write saves, and what it defers).
+#    writes every page (what copy-on-write saves, and what it defers),
+#  - when the initramfs has busybox, /bench M /bin/true again: Debian's
+#    2 MB static (glibc) busybox as the program.
 # If build/oracle/vmlinux exists (make oracle), Linux is booted the same way
 # in the same run, for comparison.
 #
 # Environment: ACCEL=tcg|kvm (default tcg), CYCLES (default 200),
-# FORK_CYCLES (forkbench's, default 50),
+# FORK_CYCLES (forkbench's, default 50), BUSYBOX_CYCLES (default 50),
 # KERNEL (default build/kernel), INITRD (default build/initramfs.cpio).
 set -euo pipefail
 
@@ -23,6 +25,7 @@ cd "$(dirname "$0")/.."
 ACCEL=${ACCEL:-tcg}
 CYCLES=${CYCLES:-200}
 FORK_CYCLES=${FORK_CYCLES:-50}
+BUSYBOX_CYCLES=${BUSYBOX_CYCLES:-50}
 KERNEL=${KERNEL:-build/kernel}
 INITRD=${INITRD:-build/initramfs.cpio}
 LINUX=build/oracle/vmlinux
@@ -48,13 +51,17 @@ boot() {
 		[ "$line" = "Hello, world!" ] || echo "$line"
 	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
 		-kernel "$kernel" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /forkbench 8 $FORK_CYCLES" \
+		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /forkbench 8 $FORK_CYCLES$busybox" \
 		-serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
 }
 
 [ -f "$KERNEL" ] || { echo "bench.sh: $KERNEL is missing: run make first" >&2; exit 2; }
+busybox=
+if cpio -it --quiet < "$INITRD" | grep -qx '\(\./\)\?bin/busybox'; then
+	busybox=" ; /bench $BUSYBOX_CYCLES /bin/true"
+fi
 boot "our kernel" "$KERNEL"
 if [ -f "$LINUX" ]; then
 	echo

@@ -38,7 +38,9 @@
 # LOG_DIR, ORACLE=1 (the kernel is Linux: skip .nolinux tests, ignore
 # .kgrep and .status), UPDATE=1 (with ORACLE=1: write NAME.expected),
 # CASES (default tests/cases), TIMEOUT (seconds a boot may take, default 120),
-# INPUT_WAIT (seconds a <wait> of NAME.input may take, default 60).
+# INPUT_WAIT (seconds a <wait> of NAME.input may take, default 60),
+# APPEND_EXTRA (kernel words added to every test's, e.g. "strace": then
+# build/test-logs/NAME.log shows every system call and its result).
 set -euo pipefail
 
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -65,6 +67,7 @@ run_one() {
 
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
 	[ -f "$base.append" ] && append=$(words "$base.append")
+	[ -n "${APPEND_EXTRA:-}" ] && append+=" $APPEND_EXTRA"
 	args=$(words "$base.args")
 	local qemu=(timeout "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
 		-m 256M -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"

@@ -161,8 +161,10 @@ static void session(void)
 	char *shell[] = { "/bin/sh", "-i", NULL };
 
 	/* Our own session, with the console as its controlling terminal:
-	 * then the shell can do job control and ^C reaches its jobs. */
-	if (setsid() < 0)
+	 * then the shell can do job control and ^C reaches its jobs. (On
+	 * Linux pid 1 starts in session 0; a kernel that makes it a session
+	 * leader already refuses setsid with EPERM, which is as good.) */
+	if (setsid() < 0 && getsid(0) != getpid())
 		say("init: setsid: %s\n", strerror(errno));
 	if (ioctl(STDIN_FILENO, TIOCSCTTY, 0) < 0)
 		say("init: the console as controlling terminal (TIOCSCTTY): %s\n",

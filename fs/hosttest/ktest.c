@@ -114,8 +114,13 @@ static void tty(void)
 {
 	char b[64];
 	long n;
-	int fd = S(2, "/dev/tty", O_RDWR, 0);
-	P("tty open", fd);
+	P("open /dev/tty without a controlling tty", S(2, "/dev/tty", O_RDWR, 0));
+	S(133, "/dev/ttyS0", 020666, (4 << 8) | 64);
+	int fd = S(2, "/dev/ttyS0", O_RDWR, 0);
+	P("tty open (a session leader: it becomes the controlling tty)", fd);
+	int fd2 = S(2, "/dev/tty", O_RDWR, 0);
+	P("open /dev/tty", fd2);
+	S(3, fd2, 0, 0);
 	P("tty write", S(1, fd, "line1\nline2\n", 12));
 	P("\ntty lseek", S(8, fd, 0, 0));
 	P("tty pread", ksys(17, fd, (long)b, 1, 0, 0, 0));
@@ -165,13 +170,109 @@ static void tty(void)
 	P("ioctl bad", S(16, fd, 0x1234, 0));
 	P("TCGETS efault", S(16, fd, 0x5401, 8));
 	int pg = 77;
+	P("TIOCSPGRP to a group that does not exist", S(16, fd, 0x5410, &pg));
+	pg = 1;
 	P("TIOCSPGRP", S(16, fd, 0x5410, &pg));
 	pg = 0;
 	S(16, fd, 0x540F, &pg);
 	P("TIOCGPGRP", pg);
+	P("TIOCGSID", (S(16, fd, 0x5429, &pg), pg));
+	/* VMIN 0, VTIME 0: a read returns at once, with what is there. */
+	t[12] &= ~(0x2 | 0x8);
+	t[17 + 6] = 0;
+	S(16, fd, 0x5402, t);
+	P("raw read with VMIN 0, nothing typed", S(0, fd, b, sizeof b));
+	h_feed("q");
+	P("raw read with VMIN 0, one byte typed", S(0, fd, b, sizeof b));
+	t[17 + 6] = 3;
+	S(16, fd, 0x5402, t);
+	h_feed("ab");
+	n = S(0, fd, b, sizeof b);
+	printf("raw read with VMIN 3, two typed (sleeps, then a signal) %ld '%.*s'\n", n, (int)n, b);
+	h_sigclear();
+	h_feed("cde");
+	n = S(0, fd, b, sizeof b);
+	printf("raw read with VMIN 3, three typed %ld '%.*s'\n", n, (int)n, b);
+	t[12] |= 0x2 | 0x8;
+	t[17 + 6] = 1;
+	S(16, fd, 0x5402, t);
+	h_feed("\034");
+	h_feed("\032");
+	P("\nTIOCNOTTY (SIGHUP, SIGCONT to the foreground)", S(16, fd, 0x5422, 0));
+	P("TIOCGPGRP without a controlling tty", S(16, fd, 0x540F, &pg));
+	P("TIOCSCTTY", S(16, fd, 0x540E, 0));
+	P("TIOCGPGRP", (S(16, fd, 0x540F, &pg), pg));
 	P("F_GETFL", S(72, fd, 3, 0));
 	S(3, fd, 0, 0);
 	h_sigclear();
+}
+
+#define S5(nr, a, b, c, d, e) ksys(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+
+/* Print a file's text (a /proc file), up to 300 bytes. */
+static void cat(const char *path)
+{
+	char b[301];
+	int fd = S(2, path, O_RDONLY, 0);
+	long n = fd < 0 ? fd : S(0, fd, b, 300);
+	if (fd >= 0)
+		S(3, fd, 0, 0);
+	if (n < 0) {
+		printf("cat %s: %ld\n", path, n);
+		return;
+	}
+	b[n] = 0;
+	printf("cat %s:\n%s%s", path, b, n && b[n - 1] != '\n' ? "\n" : "");
+}
+
+/* mount, umount2, procfs, pipes: their objects all go away again. */
+static void mounts(void)
+{
+	char b[256];
+	int pfd[2];
+	S(22, pfd, 0, 0); /* the first pipe makes pipefs, which stays */
+	S(3, pfd[0], 0, 0);
+	S(3, pfd[1], 0, 0);
+	long a = nr_allocs, p = nr_pages;
+	for (int round = 0; round < 2; round++) {
+		S(83, "/m", 0755, 0);
+		P("mount ramfs", S5(165, "none", "/m", "ramfs", 0, 0));
+		P("mount ext4", S5(165, "none", "/m", "ext4", 0, 0));
+		P("mount no type", S5(165, "none", "/m", 0, 0, 0));
+		P("mount on a missing dir", S5(165, "none", "/nodir", "tmpfs", 0, 0));
+		S(83, "/m/d", 0755, 0);
+		int fd = S(2, "/m/d/f", O_CREAT | O_RDWR, 0644);
+		S(1, fd, "data", 4);
+		P("mount on a file", S5(165, "none", "/m/d/f", "tmpfs", 0, 0));
+		P("umount with a file open", S(166, "/m", 0, 0));
+		S(3, fd, 0, 0);
+		S(80, "/m/d", 0, 0);
+		P("umount with the cwd inside", S(166, "/m", 0, 0));
+		S(80, "/", 0, 0);
+		P("mount tmpfs on top", S5(165, "t", "/m", "tmpfs", 0, "mode=700,uid=5"));
+		P("mount proc on /m/...", S5(165, "proc", "/m", "proc", 0, 0));
+		cat("/m/mounts");
+		cat("/m/self/comm");
+		cat("/m/meminfo");
+		P("readlink /m/self", S(89, "/m/self", b, sizeof b));
+		P("readlink /m/1/cwd", S(89, "/m/1/cwd", b, sizeof b));
+		P("stat /m/2", S(4, "/m/2", b, 0));
+		P("umount /m (proc)", S(166, "/m", 0, 0));
+		P("umount /m (tmpfs)", S(166, "/m", 0, 0));
+		fd = S(2, "/m/d/f", O_RDONLY, 0);
+		P("umount -l with a file open", S(166, "/m", 2, 0));
+		P("read the file after umount -l", S(0, fd, b, 10));
+		S(3, fd, 0, 0);
+		P("umount again", S(166, "/m", 0, 0));
+		P("umount /", S(166, "/", 0, 0));
+		S(22, pfd, 0, 0);
+		S(1, pfd[1], b, 100);
+		S(3, pfd[0], 0, 0);
+		S(3, pfd[1], 0, 0);
+		S(84, "/m", 0, 0);
+	}
+	P("mounts: allocs delta", nr_allocs - a);
+	P("mounts: pages delta", nr_pages - p);
 }
 
 /* A cpio entry: header, name, data, padding. */
@@ -301,5 +402,6 @@ void h_ktests(const char *cpio_path)
 	leak_loop();
 	etxtbsy();
 	tty();
+	mounts();
 	cpio();
 }

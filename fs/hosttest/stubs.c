@@ -23,6 +23,7 @@ void *kzalloc(size_t n) { void *p = calloc(1, n ? n : 1); if (p) nr_allocs++; re
 void kfree(void *p) { if (p) { nr_allocs--; free(p); } }
 void *alloc_page(void) { void *p = aligned_alloc(4096, 4096); memset(p, 0, 4096); nr_pages++; return p; }
 void free_page(void *p) { nr_pages--; free(p); }
+size_t strlcpy(char *d, const char *s, size_t n) { size_t l = strlen(s); if (n) { size_t c = l < n - 1 ? l : n - 1; memcpy(d, s, c); d[c] = 0; } return l; }
 char *strdup_k(const char *s) { size_t n = strlen(s) + 1; char *p = kmalloc(n); if (p) memcpy(p, s, n); return p; }
 
 static bool bad(const void *p, size_t n) { (void)n; return (uintptr_t)p < 0x10000; }
@@ -48,6 +49,21 @@ int sleeps;
 void sleep_on(void *chan) { (void)chan; if (++sleeps > 3) { printf("would block forever\n"); exit(1);} task.sigpending = 1; }
 void wakeup(void *chan) { (void)chan; }
 
+volatile uint64_t jiffies;
+bool signal_pending(struct task *t) { return (t->sigpending & ~t->blocked) != 0; }
+int last_sig; /* silent: the transcript must match Linux's, where SIGPIPE is ignored */
+void send_sig(int sig, struct task *t) { (void)t; last_sig = sig; }
+int kill_pgrp(pid_t pgrp, int sig) { printf("[kill_pgrp %d %d]\n", pgrp, sig); return 0; }
+struct task *first_task(void) { return current; }
+struct task *find_task(pid_t pid) { return current && current->pid == pid ? current : NULL; }
+int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len) { (void)mm, (void)va, (void)dst, (void)len; return -EFAULT; }
+size_t nr_total_pages(void) { return 65536; }
+size_t nr_free_pages(void) { return 32768; }
+void ktime_get_monotonic(struct timespec *ts) { ts->tv_sec = 12; ts->tv_nsec = 340000000; }
+int nr_tasks = 1, max_tasks = 1024;
+void machine_power_off(void) { printf("power off\n"); exit(0); }
+void machine_restart(void) { printf("restart\n"); exit(0); }
+
 void h_feed(const char *s) { while (*s) rx((uint8_t)*s++); }
 void h_setuid(int uid, int gid) { task.uid = task.euid = uid; task.gid = task.egid = gid; }
 void h_sigclear(void) { task.sigpending = 0; sleeps = 0; }
@@ -59,6 +75,8 @@ void h_boot(const void *cpio, size_t len)
 	vfs_init();
 	if (cpio) unpack_initramfs(cpio, len);
 	current = &task;
+	task.pid = task.pgid = task.sid = 1;
+	task.rlim[RLIMIT_NOFILE].cur = 256;
 	task.files = files_alloc();
 	task.fs = fs_alloc_root();
 }

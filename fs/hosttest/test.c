@@ -13,6 +13,11 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
+#include <sys/select.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
 struct A { long a[8]; };
 struct A8 { long a0, a1, a2, a3, a4, a5, a6, a7; };
 
@@ -93,6 +98,123 @@ static void pcwd(void)
 	size_t bl = strlen(base);
 	if (r > 0 && strncmp(buf, base, bl) == 0) printf("  cwd: %ld <B>%s\n", r - (long)bl, buf + bl);
 	else printf("  cwd: %ld %s\n", r, r > 0 ? buf : "");
+}
+
+/* Pipes, FIFOs, poll and select: nothing here may block (a blocking call
+ * would hang the real run; the kernel run's sleep_on gives up). */
+static void pipes(void)
+{
+	int fd[2];
+	char buf[70000];
+	struct stat st;
+	memset(buf, 'x', sizeof buf);
+#ifdef REAL
+	signal(SIGPIPE, SIG_IGN);
+#endif
+	T(SYS_pipe2, fd, 0);
+	printf("  fds %d %d\n", fd[0], fd[1]);
+	T(SYS_fcntl, fd[0], F_GETFL);
+	T(SYS_fcntl, fd[1], F_GETFL);
+	T(SYS_fcntl, fd[0], F_GETFD);
+	T(SYS_fcntl, fd[0], F_GETPIPE_SZ);
+	T(SYS_fstat, fd[0], &st);
+	printf("  mode %o nlink %ld size %ld blksize %ld\n", st.st_mode, (long)st.st_nlink, (long)st.st_size, (long)st.st_blksize);
+	T(SYS_lseek, fd[0], 0, SEEK_SET);
+	T(SYS_pread64, fd[0], buf, 1, 0);
+	T(SYS_write, fd[0], "a", 1);
+	T(SYS_read, fd[1], buf, 1);
+	T(SYS_write, fd[1], "hello", 5);
+	T(SYS_write, fd[1], " world", 6);
+	{ int n = -1; T(SYS_ioctl, fd[0], FIONREAD, &n); printf("  FIONREAD %d\n", n); }
+	T(SYS_read, fd[0], buf, 3);
+	T(SYS_read, fd[0], buf, sizeof buf);
+	printf("  got '%.8s'\n", buf);
+	memset(buf, 'x', sizeof buf);
+	T(SYS_fcntl, fd[1], F_SETFL, O_NONBLOCK);
+	T(SYS_fcntl, fd[1], F_GETFL);
+	T(SYS_write, fd[1], buf, 70000);
+	T(SYS_write, fd[1], buf, 1);
+	T(SYS_read, fd[0], buf, 1);
+	T(SYS_write, fd[1], buf, 1);
+	T(SYS_read, fd[0], buf, 4096);
+	T(SYS_write, fd[1], buf, 4097);
+	T(SYS_write, fd[1], buf, 4096);
+	T(SYS_write, fd[1], buf, 1);
+	T(SYS_fcntl, fd[0], F_SETFL, O_NONBLOCK);
+	{
+		long total = 0, r;
+		while ((r = Q(SYS_read, fd[0], buf, 3000)) > 0) total += r;
+		printf("  drained %ld, then %ld\n", total, r);
+	}
+	{
+		struct pollfd p[3] = { { fd[0], POLLIN | POLLOUT, 0 }, { fd[1], POLLIN | POLLOUT, 0 }, { 99, POLLIN, 0 } };
+		T(SYS_poll, p, 3, 0);
+		printf("  revents %x %x %x\n", p[0].revents, p[1].revents, p[2].revents);
+		T(SYS_write, fd[1], "z", 1);
+		T(SYS_poll, p, 2, 10);
+		printf("  revents %x %x\n", p[0].revents, p[1].revents);
+		fd_set r, w;
+		FD_ZERO(&r); FD_ZERO(&w);
+		FD_SET(fd[0], &r); FD_SET(fd[1], &r); FD_SET(fd[1], &w);
+		struct timeval tv = { 0, 0 };
+		T(SYS_select, fd[1] + 1, &r, &w, NULL, &tv);
+		printf("  r %d %d w %d tv %ld %ld\n", FD_ISSET(fd[0], &r), FD_ISSET(fd[1], &r), FD_ISSET(fd[1], &w), (long)tv.tv_sec, (long)tv.tv_usec);
+		FD_ZERO(&r); FD_SET(77, &r);
+		T(SYS_select, 78, &r, NULL, NULL, &tv);
+		T(SYS_select, -1, NULL, NULL, NULL, &tv);
+		tv.tv_usec = -1;
+		T(SYS_select, 1, NULL, NULL, NULL, &tv);
+		struct timespec ts = { 0, 0 };
+		T(SYS_ppoll, p, 2, &ts, NULL, 8);
+		uint64_t mask = 0;
+		T(SYS_ppoll, p, 2, &ts, &mask, 4);
+		T(SYS_close, fd[1]);
+		T(SYS_poll, p, 1, 0);
+		printf("  after close of the writer: %x\n", p[0].revents);
+		T(SYS_read, fd[0], buf, 10);
+		T(SYS_read, fd[0], buf, 10);
+		T(SYS_pipe, fd);
+		T(SYS_close, fd[0]);
+		p[0].fd = fd[1];
+		T(SYS_poll, p, 1, 0);
+		printf("  after close of the reader: %x\n", p[0].revents);
+		T(SYS_write, fd[1], "a", 1);
+		T(SYS_close, fd[1]);
+	}
+	T(SYS_close, fd[0]);
+	T(SYS_pipe2, fd, O_CLOEXEC | O_NONBLOCK);
+	T(SYS_fcntl, fd[0], F_GETFD);
+	T(SYS_fcntl, fd[1], F_GETFL);
+	T(SYS_fcntl, fd[1], F_SETPIPE_SZ, 100);
+	T(SYS_fcntl, fd[1], F_GETPIPE_SZ);
+	T(SYS_write, fd[1], buf, 5000);
+	T(SYS_fcntl, fd[1], F_SETPIPE_SZ, 0);
+	T(SYS_fcntl, fd[1], F_SETPIPE_SZ, 8192);
+	T(SYS_write, fd[1], buf, 5000);
+	T(SYS_read, fd[0], buf, sizeof buf);
+	T(SYS_fcntl, 0, F_GETPIPE_SZ);
+	T(SYS_close, fd[0]);
+	T(SYS_close, fd[1]);
+	T(SYS_pipe2, fd, O_RDWR);
+	T(SYS_pipe2, 8, 0);
+	/* FIFOs */
+	T(SYS_mknod, "fifo2", S_IFIFO | 0600, 0);
+	T(SYS_open, "fifo2", O_WRONLY | O_NONBLOCK);
+	T(SYS_open, "fifo2", O_RDONLY | O_NONBLOCK);
+	T(SYS_read, 3, buf, 10);
+	T(SYS_open, "fifo2", O_WRONLY | O_NONBLOCK);
+	T(SYS_write, 4, "fifo", 4);
+	T(SYS_read, 3, buf, 10);
+	T(SYS_lseek, 3, 0, SEEK_CUR);
+	T(SYS_close, 4);
+	T(SYS_read, 3, buf, 10);
+	T(SYS_close, 3);
+	T(SYS_open, "fifo2", O_RDWR);
+	T(SYS_write, 3, "both", 4);
+	T(SYS_read, 3, buf, 10);
+	T(SYS_close, 3);
+	pstat("fifo2", 1);
+	T(SYS_unlink, "fifo2");
 }
 
 int main(int argc, char **argv)
@@ -771,6 +893,7 @@ int main(int argc, char **argv)
 	/* --- ETXTBSY is tested on the kernel side only --- */
 	T(SYS_chdir, "..");
 	pcwd();
+	pipes();
 #ifndef REAL
 	/* cleanup and leak check */
 	(void)a0, (void)p0; /* files stay: the leak test is in ktest.c */

@@ -132,11 +132,12 @@ int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
  * The exec trace (fs/exec_trace.c): for learners, every exec told as
  * kernel log lines "exectrace: ..." at KERN_ERR, so that they show even
  * with "quiet". Off at boot unless the command line has "exectrace";
- * exec_trace_set switches it at run time (/proc/sys/fs/exectrace when
- * there is a /proc to hold it). docs/exec.md explains how to read it.
+ * exec_trace_set switches it at run time (/proc/sys/fs/exectrace).
+ * docs/exec.md explains how to read it.
  * Each hook does nothing while the trace is off.
  */
 void exec_trace_set(bool on);
+void exec_trace_init(void); /* registers /proc/sys/fs/exectrace */
 bool exec_trace_enabled(void);
 void exec_trace_start(struct linux_binprm *bprm);      /* the exec as asked */
 void exec_trace_depth(struct linux_binprm *bprm, int depth); /* a round of the search */

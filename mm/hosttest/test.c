@@ -1,8 +1,10 @@
 /*
  * test.c - host test of mm/ (see run.sh): the frame allocator, kmalloc,
- * areas and page tables, demand paging, fork, the memory system calls and
- * the user-copy routines, each checked against free-page counts so that
- * any leak shows.
+ * areas and page tables, demand paging, fork and copy-on-write (reference
+ * counts, write faults from user and kernel mode, mm_write, out of memory),
+ * the memory system calls (brk, mmap, munmap, mprotect, mremap, madvise)
+ * and the user-copy routines, each checked against free-page counts so
+ * that any leak shows.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -185,7 +187,10 @@ static void test_areas(struct mm *mm)
 	/* Faults: error code bit 0 present, 1 write, 2 user, 4 fetch. */
 	CHECK(handle_mm_fault(mm, 0x404010, 2 | 4) == 0);
 	CHECK((pte = pte_of(mm, 0x404000)) && (*pte & PTE_W));
-	CHECK(handle_mm_fault(mm, 0x404010, 1 | 2 | 4) == -EFAULT);
+	/* A protection fault the entry allows: a stale TLB entry, flushed. */
+	int n = nr_invlpg;
+	CHECK(handle_mm_fault(mm, 0x404010, 1 | 2 | 4) == 0 && nr_invlpg == n + 1);
+	CHECK(handle_mm_fault(mm, 0x404010, 1 | 0x10 | 4) == -EFAULT);
 	CHECK(handle_mm_fault(mm, 0x405000, 4) == -EFAULT);
 	CHECK(handle_mm_fault(mm, 0x402000, 2 | 4) == -EFAULT);
 	CHECK(handle_mm_fault(mm, 0x403000, 0x10 | 4) == -EFAULT);
@@ -295,6 +300,252 @@ static void test_fork(struct mm *mm)
 	mm_activate(mm);
 	CHECK(fake_cr3 == virt_to_phys(mm->pml4));
 	printf("fork ok\n");
+}
+
+static uint64_t frame_of(struct mm *mm, uint64_t va) { return *pte_of(mm, va) & PTE_ADDR; }
+static unsigned count_of(struct mm *mm, uint64_t va) { return page_count(phys_to_virt(frame_of(mm, va))); }
+static char byte_at(struct mm *mm, uint64_t va)
+{
+	char c;
+	CHECK(mm_read(mm, va, &c, 1) == 0);
+	return c;
+}
+
+long sys_mremap(unsigned long, unsigned long, unsigned long, unsigned long, unsigned long);
+long sys_madvise(unsigned long, unsigned long, unsigned long);
+
+/*
+ * Copy-on-write: fork shares frames, write faults (from user mode and from
+ * the kernel's user-copy routines) and mm_write copy them or give PTE_W
+ * back to the last owner, and every memory call keeps the counts right.
+ */
+static void test_cow(void)
+{
+	size_t f0 = nr_free_pages();
+	struct mm *p = mm_create();
+	CHECK(p);
+	current->mm = p;
+	uint64_t rw = 0x10000000, ro = 0x20000000, none = 0x30000000;
+	CHECK(vma_map(p, rw, 0x4000, VM_READ | VM_WRITE) == 0);
+	CHECK(vma_map(p, ro, 0x1000, VM_READ) == 0);
+	CHECK(vma_map(p, none, 0x1000, VM_READ | VM_WRITE) == 0);
+	for (int i = 0; i < 4; i++)
+		CHECK(mm_write(p, rw + i * 0x1000, "p", 1) == 0);
+	CHECK(mm_write(p, ro, "r", 1) == 0);
+	CHECK(mm_write(p, none, "n", 1) == 0);
+	CHECK(sys_mprotect(none, 0x1000, 0) == 0);
+	CHECK(*pte_of(p, rw) & PTE_W);
+
+	/* fork: new tables only, no page copied; the loaded parent's TLB is
+	 * flushed by a CR3 reload. */
+	mm_activate(p);
+	int cr3_writes = nr_cr3_writes;
+	size_t f = nr_free_pages();
+	struct mm *c = mm_fork(p);
+	CHECK(c);
+	CHECK(nr_cr3_writes == cr3_writes + 1 && fake_cr3 == virt_to_phys(p->pml4));
+	/* The child's pml4, a PDPT, a directory and three page tables (*c
+	 * and its areas fit in slabs that exist already), and no frame. */
+	CHECK(f - nr_free_pages() == 1 + 1 + 1 + 3);
+	for (uint64_t va = rw; va < rw + 0x4000; va += 0x1000) {
+		CHECK(frame_of(p, va) == frame_of(c, va) && count_of(p, va) == 2);
+		CHECK(!(*pte_of(p, va) & PTE_W) && !(*pte_of(c, va) & PTE_W));
+	}
+	CHECK(frame_of(p, ro) == frame_of(c, ro) && count_of(c, ro) == 2);
+	CHECK(frame_of(p, none) == frame_of(c, none) && count_of(c, none) == 2);
+	CHECK(*pte_of(c, none) & PTE_PROTNONE);
+
+	/* A user write fault in the parent copies; the child keeps the old
+	 * frame, now its alone, and its own write fault copies nothing. */
+	uint64_t old = frame_of(p, rw);
+	f = nr_free_pages();
+	CHECK(handle_mm_fault(p, rw + 8, 1 | 2 | 4) == 0);
+	CHECK(nr_free_pages() == f - 1);
+	CHECK(frame_of(p, rw) != old && frame_of(c, rw) == old);
+	CHECK((*pte_of(p, rw) & PTE_W) && !(*pte_of(c, rw) & PTE_W));
+	CHECK(count_of(p, rw) == 1 && count_of(c, rw) == 1);
+	CHECK(byte_at(p, rw) == 'p' && byte_at(c, rw) == 'p');
+	CHECK(handle_mm_fault(c, rw, 1 | 2 | 4) == 0);
+	CHECK(nr_free_pages() == f - 1 && frame_of(c, rw) == old && (*pte_of(c, rw) & PTE_W));
+
+	/* The same fault from the kernel (copy_to_user: no user bit). */
+	CHECK(handle_mm_fault(c, rw + 0x1000, 1 | 2) == 0);
+	CHECK(frame_of(c, rw + 0x1000) != frame_of(p, rw + 0x1000));
+	CHECK(count_of(p, rw + 0x1000) == 1);
+
+	/* Read-only and PROT_NONE pages are shared, never written by faults;
+	 * a read fault on a shared page changes nothing. */
+	CHECK(handle_mm_fault(c, ro, 1 | 2 | 4) == -EFAULT);
+	CHECK(handle_mm_fault(c, none, 2 | 4) == -EFAULT);
+	CHECK(handle_mm_fault(c, rw + 0x2000, 1 | 4) == 0 && count_of(c, rw + 0x2000) == 2);
+
+	/* mm_write (exec, CLONE_CHILD_SETTID) unshares too, even a read-only
+	 * page, which stays read-only. */
+	CHECK(mm_write(c, ro, "R", 1) == 0);
+	CHECK(byte_at(c, ro) == 'R' && byte_at(p, ro) == 'r');
+	CHECK(count_of(p, ro) == 1 && count_of(c, ro) == 1 && !(*pte_of(c, ro) & PTE_W));
+	CHECK(mm_write(c, rw + 0x2000, "C", 1) == 0);
+	CHECK(byte_at(c, rw + 0x2000) == 'C' && byte_at(p, rw + 0x2000) == 'p');
+	CHECK(*pte_of(c, rw + 0x2000) & PTE_W);
+
+	/* mprotect never makes a shared frame writable; an unshared one, yes. */
+	CHECK(sys_mprotect(none, 0x1000, 3) == 0); /* in the parent */
+	CHECK((*pte_of(p, none) & PTE_P) && !(*pte_of(p, none) & PTE_W));
+	CHECK(byte_at(p, none) == 'n');
+	CHECK(handle_mm_fault(p, none, 1 | 2 | 4) == 0 && count_of(c, none) == 1);
+	current->mm = c;
+	CHECK(sys_mprotect(none, 0x1000, 3) == 0);
+	CHECK(*pte_of(c, none) & PTE_W); /* the last owner */
+	CHECK(sys_mprotect(rw, 0x4000, 1) == 0 && sys_mprotect(rw, 0x4000, 3) == 0);
+	CHECK(!(*pte_of(c, rw + 0x3000) & PTE_W) && (*pte_of(c, rw) & PTE_W));
+
+	/* munmap in the child drops its references; the parent's pages stay. */
+	CHECK(sys_munmap(rw + 0x3000, 0x1000) == 0);
+	CHECK(count_of(p, rw + 0x3000) == 1 && byte_at(p, rw + 0x3000) == 'p');
+
+	/* A grandchild: three owners, then one. */
+	current->mm = p;
+	struct mm *g = mm_fork(c);
+	CHECK(g && count_of(g, rw + 0x2000) == 2 && count_of(g, none) == 2);
+	f = nr_free_pages();
+	mm_put(c);
+	CHECK(count_of(g, rw + 0x2000) == 1 && byte_at(g, rw + 0x2000) == 'C');
+	mm_put(g);
+
+	/* Out of memory at a copy: -ENOMEM, and nothing changed. */
+	c = mm_fork(p);
+	CHECK(c);
+	static void *hog[20000];
+	size_t n = 0;
+	while ((hog[n] = alloc_page()))
+		n++;
+	old = frame_of(p, rw + 0x1000);
+	CHECK(count_of(p, rw + 0x1000) == 2);
+	CHECK(handle_mm_fault(p, rw + 0x1000, 1 | 2 | 4) == -ENOMEM);
+	CHECK(mm_write(c, rw + 0x1000, "x", 1) == -ENOMEM);
+	CHECK(frame_of(p, rw + 0x1000) == old && frame_of(c, rw + 0x1000) == old);
+	CHECK(count_of(p, rw + 0x1000) == 2 && !(*pte_of(p, rw + 0x1000) & PTE_W));
+	CHECK(mm_fork(p) == NULL); /* no memory for its tables */
+	CHECK(count_of(p, rw + 0x1000) == 2); /* the failed fork let go */
+	while (n > 0)
+		free_page(hog[--n]);
+	CHECK(handle_mm_fault(p, rw + 0x1000, 1 | 2 | 4) == 0 && count_of(c, rw + 0x1000) == 1);
+	mm_put(c);
+
+	/* Counts are of frames: all back once every mm is gone. */
+	mm_put(p);
+	CHECK(nr_free_pages() == f0);
+	current->mm = NULL;
+	printf("copy-on-write ok\n");
+}
+
+static void test_mremap_madvise(void)
+{
+	size_t f0 = nr_free_pages();
+	struct mm *mm = mm_create();
+	CHECK(mm);
+	current->mm = mm;
+	long a = sys_mmap(0, 0x3000, 3, ANON, -1, 0);
+	CHECK(a > 0);
+	CHECK(mm_write(mm, a, pattern, 9000) == 0);
+	char back[9000];
+
+	/* Argument checks, in Linux's order. */
+	CHECK(sys_mremap(a, 0x3000, 0x4000, 8, 0) == -EINVAL);
+	CHECK(sys_mremap(a, 0x3000, 0x4000, 2, 0x50000000) == -EINVAL); /* FIXED alone */
+	CHECK(sys_mremap(a, 0x3000, 0x4000, 1 | 4, 0) == -EINVAL); /* DONTUNMAP resizes */
+	CHECK(sys_mremap(a + 1, 0x3000, 0x4000, 1, 0) == -EINVAL);
+	CHECK(sys_mremap(a, 0x3000, 0, 1, 0) == -EINVAL);
+	CHECK(sys_mremap(0x50000000, 0x1000, 0x2000, 1, 0) == -EFAULT);
+	CHECK(sys_mremap(a, 0, 0x2000, 1, 0) == -EINVAL); /* duplicate private */
+	CHECK(sys_mremap(a, 0x4000, 0x5000, 1, 0) == -EFAULT); /* past the area */
+	CHECK(sys_mremap(a, 0x1000, 0x1000, 1 | 2, a + 0x800) == -EINVAL);
+	CHECK(sys_mremap(a, 0x2000, 0x2000, 1 | 2, a + 0x1000) == -EINVAL); /* overlap */
+	CHECK(sys_mremap(a, 0x1000, 0x1000, 1 | 2, 0x1000) == -EPERM);
+
+	/* Something right above a and right below it: a cannot grow in
+	 * place. Without MAYMOVE, -ENOMEM. */
+	CHECK(sys_mmap(a + 0x3000, 0x1000, 1, ANON | FIXED, -1, 0) == a + 0x3000);
+	long b = sys_mmap(0, 0x1000, 1, ANON, -1, 0); /* right below a */
+	CHECK(b == a - 0x1000);
+	CHECK(mm_write(mm, b, "b", 1) == 0);
+	CHECK(sys_mremap(b, 0x1000, 0x2000, 0, 0) == -ENOMEM);
+	CHECK(sys_mremap(a, 0x3000, 0x4000, 0, 0) == -ENOMEM);
+	/* Moving: the frames move, nothing is copied or allocated but a
+	 * table. */
+	uint64_t frame = frame_of(mm, a + 0x1000);
+	long m = sys_mremap(a, 0x3000, 0x5000, 1, 0);
+	CHECK(m > 0 && m != a);
+	CHECK(frame_of(mm, m + 0x1000) == frame);
+	CHECK(vma_find(mm, a) == NULL && pte_of(mm, a) && *pte_of(mm, a) == 0);
+	CHECK(mm_read(mm, m, back, 9000) == 0 && !memcmp(back, pattern, 9000));
+	CHECK(byte_at(mm, m + 0x4000) == 0); /* the new tail: demand-zero */
+	struct vma *v = vma_find(mm, m);
+	CHECK(v->start == (uint64_t)m && v->end == (uint64_t)m + 0x5000 && v->flags == 3);
+	/* Now b has room above it: it grows in place. */
+	CHECK(sys_mremap(b, 0x1000, 0x2000, 0, 0) == b);
+	CHECK(vma_find(mm, b)->end == (uint64_t)b + 0x2000 && byte_at(mm, b) == 'b');
+	/* Shrinking unmaps the tail. */
+	size_t f = nr_free_pages();
+	CHECK(sys_mremap(m, 0x5000, 0x1001, 0, 0) == m);
+	CHECK(nr_free_pages() == f + 2 && vma_find(mm, m)->end == (uint64_t)m + 0x2000);
+	/* FIXED replaces what was at the target; DONTUNMAP leaves the old
+	 * range mapped and empty. */
+	CHECK(sys_mremap(m, 0x2000, 0x2000, 1 | 2, b) == b);
+	CHECK(byte_at(mm, b + 0x1000) == pattern[0x1000] && vma_find(mm, m) == NULL);
+	long d = sys_mremap(b, 0x2000, 0x2000, 1 | 4, 0);
+	CHECK(d > 0 && d != b && byte_at(mm, d) == pattern[0] && vma_find(mm, d)->flags == 3);
+	CHECK(vma_find(mm, b) && *pte_of(mm, b) == 0 && byte_at(mm, b) == 0);
+	/* The heap moved is no longer the heap. */
+	mm->start_brk = mm->brk = 0x600000;
+	CHECK(sys_brk(0x602000) == 0x602000);
+	long h = sys_mremap(0x600000, 0x2000, 0x2000, 1 | 2, 0x700000);
+	CHECK(h == 0x700000 && vma_find(mm, h)->flags == 3);
+
+	/* COW pages move with their references. */
+	CHECK(mm_write(mm, h, "h", 1) == 0);
+	struct mm *child = mm_fork(mm);
+	CHECK(child);
+	CHECK(sys_mremap(h, 0x2000, 0x2000, 1 | 2, 0x800000) == 0x800000);
+	CHECK(count_of(mm, 0x800000) == 2 && frame_of(mm, 0x800000) == frame_of(child, h));
+	CHECK(handle_mm_fault(mm, 0x800000, 1 | 2 | 4) == 0 && count_of(child, h) == 1);
+	mm_put(child);
+
+	/* madvise. */
+	CHECK(sys_madvise(h, 0x1000, 77) == -EINVAL);
+	CHECK(sys_madvise(h + 1, 0x1000, 4) == -EINVAL);
+	CHECK(sys_madvise(h, -1UL, 4) == -EINVAL);
+	CHECK(sys_madvise(h, 0, 4) == 0);
+	CHECK(sys_madvise(0x900000, 0x1000, 0) == -ENOMEM);
+	CHECK(sys_madvise(0x800000, 0x1000, 9) == -EINVAL); /* MADV_REMOVE */
+	CHECK(sys_madvise(0x900000, 0x1000, 9) == -ENOMEM);
+	CHECK(sys_madvise(0x800000, 0x2000, 3) == 0);  /* WILLNEED */
+	CHECK(sys_madvise(0x800000, 0x2000, 10) == 0); /* DONTFORK: ignored */
+	CHECK(mm_write(mm, 0x801000, "y", 1) == 0);
+	f = nr_free_pages();
+	CHECK(sys_madvise(0x800000, 0x3000, 4) == -ENOMEM); /* acts, then says */
+	/* Two pages, and their page table, directory and PDPT: nothing
+	 * else is mapped in the first 512 GiB now. */
+	CHECK(nr_free_pages() == f + 2 + 3);
+	CHECK(byte_at(mm, 0x800000) == 0 && byte_at(mm, 0x801000) == 0);
+	CHECK(sys_madvise(0x800000, 0x2000, 23) == 0); /* POPULATE_WRITE */
+	CHECK(*pte_of(mm, 0x801000) & PTE_W);
+	CHECK(sys_mprotect(0x800000, 0x1000, 1) == 0);
+	CHECK(sys_madvise(0x800000, 0x1000, 23) == -EINVAL);
+	CHECK(sys_madvise(0x800000, 0x1000, 22) == 0 && (*pte_of(mm, 0x800000) & PTE_P));
+	CHECK(sys_madvise(0x800000, 0x2000, 8) == 0); /* FREE: as DONTNEED */
+	CHECK(pte_of(mm, 0x801000) == NULL || *pte_of(mm, 0x801000) == 0);
+
+	/* mremap moving a huge sparse area is quick: empty tables skipped. */
+	long big = sys_mmap(0, 1UL << 32, 3, ANON, -1, 0);
+	CHECK(big > 0 && mm_write(mm, big + (3UL << 30), "z", 1) == 0);
+	long nb = sys_mremap(big, 1UL << 32, (1UL << 32) + 0x1000, 1, 0);
+	CHECK(nb > 0 && byte_at(mm, nb + (3UL << 30)) == 'z');
+
+	mm_put(mm);
+	current->mm = NULL;
+	CHECK(nr_free_pages() == f0);
+	printf("mremap, madvise ok\n");
 }
 
 void install_segv_handler(void); /* segv.c */
@@ -409,6 +660,8 @@ int main(void)
 	test_uaccess();
 	test_teardown(mm);
 	test_cycles();
+	test_cow();
+	test_mremap_madvise();
 	test_oom();
 	printf("ALL OK\n");
 	return 0;

@@ -7,7 +7,8 @@ wait $b
 echo "job b: status $?"
 wait $a
 echo "job a: status $?"
-for i in 1 2 3 4 5; do (sleep 0.$i; echo "job $i done") & done
+# Started longest first, 0.3 s apart: they end in the other order.
+for i in 5 4 3 2 1; do (sleep $((i * 3 / 10)).$((i * 3 % 10)); echo "job $i done") & done
 wait
 echo "all five done"
 (exit 9) &

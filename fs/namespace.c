@@ -1,0 +1,444 @@
+/*
+ * namespace.c - mount(2) and umount2(2), and the mount table that
+ * /proc/mounts shows.
+ *
+ * Mounting puts the root of a new filesystem over a directory: the
+ * directory's dentry gets d_mounted, the new root gets d_covers, and path
+ * lookup crosses between them (fs/namei.c). The mount table is a list of
+ * struct mount in the order of mounting, the root filesystem first; each
+ * holds a reference on the directory it covers.
+ *
+ * Filesystem types: "ramfs", "tmpfs" (a ramfs that reports tmpfs's magic
+ * and size, and takes mode=, uid=, gid=), and "proc". Every mount makes a
+ * new instance. Mounting on a mount point mounts on top, as Linux does.
+ *
+ * Unmounting refuses (EBUSY) while anything is in use below the mount: an
+ * open file, a working directory, another mount. That is seen in reference
+ * counts: a linked dentry is held once by its directory and once by each
+ * child, so any reference beyond that is a user. MNT_DETACH (umount -l)
+ * skips the check. The names of the filesystem are then all removed; files
+ * still open stay usable until closed, and the super block goes with the
+ * last inode (fs/super.c).
+ *
+ * Not done: bind mounts and MS_MOVE (EINVAL), read-only mounts (MS_RDONLY
+ * is shown in /proc/mounts and statfs but not enforced), mount namespaces.
+ */
+#include "proc_internal.h"
+#include <mm.h>
+#include <sched.h>
+#include <uaccess.h>
+
+/* mount(2) flags (include/uapi/linux/mount.h). */
+#define MS_RDONLY 1
+#define MS_NOSUID 2
+#define MS_NODEV 4
+#define MS_NOEXEC 8
+#define MS_SYNCHRONOUS 16
+#define MS_REMOUNT 32
+#define MS_MANDLOCK 64
+#define MS_NOATIME 1024
+#define MS_NODIRATIME 2048
+#define MS_BIND 4096
+#define MS_MOVE 8192
+#define MS_REC 16384
+#define MS_SILENT 32768
+#define MS_UNBINDABLE (1 << 17)
+#define MS_PRIVATE (1 << 18)
+#define MS_SLAVE (1 << 19)
+#define MS_SHARED (1 << 20)
+#define MS_RELATIME (1 << 21)
+#define MS_STRICTATIME (1 << 24)
+#define MS_MGC_VAL 0xC0ED0000UL
+#define MS_MGC_MSK 0xffff0000UL
+#define MS_PROPAGATION (MS_SHARED | MS_SLAVE | MS_UNBINDABLE | MS_PRIVATE)
+/* The per-mount flags we keep and show. */
+#define MNT_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | MS_NODIRATIME | MS_RELATIME)
+
+/* umount2 flags */
+#define MNT_FORCE 1
+#define MNT_DETACH 2
+#define MNT_EXPIRE 4
+#define UMOUNT_NOFOLLOW 8
+
+struct mount {
+	struct mount *next;
+	struct super_block *sb;
+	struct dentry *mountpoint;      /* the covered directory (held); NULL for "/" */
+	char *devname;                  /* the source as given ("proc", "none") */
+	unsigned long flags;            /* MNT_FLAGS bits */
+};
+
+static struct mount *mount_list;
+
+void mnt_init_root(struct super_block *sb)
+{
+	static struct mount root_mnt = { .devname = "rootfs" };
+
+	root_mnt.sb = sb;
+	mount_list = &root_mnt;
+}
+
+static struct mount *find_mount(struct super_block *sb)
+{
+	for (struct mount *m = mount_list; m; m = m->next)
+		if (m->sb == sb)
+			return m;
+	return NULL;
+}
+
+/* ---- /proc/mounts ------------------------------------------------------------- */
+
+static void show_options(struct seq_file *m, struct mount *mnt)
+{
+	unsigned long f = mnt->flags;
+
+	seq_puts(m, f & MS_RDONLY ? "ro" : "rw");
+	if (f & MS_NOSUID)
+		seq_puts(m, ",nosuid");
+	if (f & MS_NODEV)
+		seq_puts(m, ",nodev");
+	if (f & MS_NOEXEC)
+		seq_puts(m, ",noexec");
+	if (f & MS_NOATIME)
+		seq_puts(m, ",noatime");
+	if (f & MS_NODIRATIME)
+		seq_puts(m, ",nodiratime");
+	if (f & MS_RELATIME)
+		seq_puts(m, ",relatime");
+	if (mnt->sb->s_magic == TMPFS_MAGIC && mnt->mountpoint) {
+		mode_t mode = mnt->sb->s_root->d_inode->i_mode & 07777;
+		if (mode != 01777)
+			seq_printf(m, ",mode=%03o", mode);
+		seq_puts(m, ",inode64");
+	}
+}
+
+void show_mounts(struct seq_file *m)
+{
+	char *buf = kmalloc(PATH_MAX);
+
+	if (!buf)
+		return;
+	for (struct mount *mnt = mount_list; mnt; mnt = mnt->next) {
+		char *path = d_path(mnt->sb->s_root, current_root(), buf, PATH_MAX);
+		if (IS_ERR(path))
+			continue;
+		/* Spaces and such in a name are escaped as octal, as Linux. */
+		seq_printf(m, "%s ", mnt->devname);
+		for (const char *p = path; *p; p++) {
+			if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\')
+				seq_printf(m, "\\%03o", (unsigned char)*p);
+			else
+				seq_putc(m, *p);
+		}
+		seq_printf(m, " %s ", mnt->sb->s_type);
+		show_options(m, mnt);
+		seq_puts(m, " 0 0\n");
+	}
+	kfree(buf);
+}
+
+/* ---- mount ------------------------------------------------------------------------ */
+
+/* Parse tmpfs's options into its new root: mode=, uid=, gid= (octal,
+ * decimal); others (size=, nr_inodes=) are accepted and ignored. */
+static int tmpfs_options(struct inode *root, char *data)
+{
+	char *opt = data;
+
+	while (opt && *opt) {
+		char *next = strchr(opt, ',');
+		unsigned long v = 0;
+		char *val;
+		bool octal;
+
+		if (next)
+			*next++ = '\0';
+		val = strchr(opt, '=');
+		if (val) {
+			*val++ = '\0';
+			octal = strcmp(opt, "mode") == 0;
+			if (!*val)
+				return -EINVAL;
+			for (char *p = val; *p; p++) {
+				if (*p < '0' || *p > (octal ? '7' : '9'))
+					return strcmp(opt, "size") == 0 || strcmp(opt, "nr_inodes") == 0 ? 0 : -EINVAL;
+				v = v * (octal ? 8 : 10) + (*p - '0');
+			}
+			if (octal)
+				root->i_mode = (root->i_mode & S_IFMT) | (v & 07777);
+			else if (strcmp(opt, "uid") == 0)
+				root->i_uid = v;
+			else if (strcmp(opt, "gid") == 0)
+				root->i_gid = v;
+		}
+		opt = next;
+	}
+	return 0;
+}
+
+/* A user string of at most max bytes, kmalloc'd; NULL stays NULL. */
+static char *copy_mount_string(const char __user *s, long max)
+{
+	char *k;
+	long len;
+
+	if (!s)
+		return NULL;
+	k = kmalloc(max);
+	if (!k)
+		return ERR_PTR(-ENOMEM);
+	len = strncpy_from_user(k, s, max);
+	if (len < 0) {
+		kfree(k);
+		return ERR_PTR(len == -ENAMETOOLONG ? -EINVAL : len);
+	}
+	return k;
+}
+
+static long do_new_mount(struct dentry *target, const char *type, const char *devname,
+			 unsigned long flags, char *data)
+{
+	struct super_block *sb;
+	struct mount *mnt;
+	long err;
+
+	if (!type)
+		return -EINVAL;
+	if (strcmp(type, "proc") == 0)
+		sb = proc_mount();
+	else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0)
+		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
+	else
+		return -ENODEV;
+	if (!sb)
+		return -ENOMEM;
+	if (sb->s_magic == TMPFS_MAGIC) {
+		struct inode *root = sb->s_root->d_inode;
+		root->i_mode = S_IFDIR | 01777; /* tmpfs's default, unlike ramfs's 0755 */
+		err = tmpfs_options(root, data);
+		if (err)
+			goto fail;
+	}
+	err = -ENOMEM;
+	mnt = kzalloc(sizeof(*mnt));
+	if (!mnt)
+		goto fail;
+	mnt->devname = strdup_k(devname ? devname : "none");
+	if (!mnt->devname) {
+		kfree(mnt);
+		goto fail;
+	}
+	mnt->sb = sb;
+	mnt->flags = flags & MNT_FLAGS;
+	if (!(flags & (MS_NOATIME | MS_STRICTATIME)))
+		mnt->flags |= MS_RELATIME;
+	sb->s_flags = mnt->flags;
+	mnt->mountpoint = dget(target);
+	target->d_mounted = sb->s_root;
+	sb->s_root->d_covers = target;
+	/* At the end of the list: /proc/mounts shows the order of mounting. */
+	struct mount **pp = &mount_list;
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = mnt;
+	return 0;
+fail:
+	sb->s_unmounted = true;
+	sb->s_root->d_inode->i_nlink = 0;
+	dput(sb->s_root);
+	return err;
+}
+
+long sys_mount(const char __user *dev_name, const char __user *dir_name, const char __user *type,
+	       unsigned long flags, void __user *data)
+{
+	char *dir = NULL, *ktype = NULL, *dev = NULL, *kdata = NULL;
+	struct dentry *target;
+	long err;
+
+	if (current_fsuid() != 0)
+		return -EPERM;
+	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
+		flags &= ~MS_MGC_MSK;
+	dir = getname(dir_name, false);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	ktype = copy_mount_string(type, PAGE_SIZE);
+	err = PTR_ERR(ktype);
+	if (IS_ERR(ktype))
+		goto out;
+	dev = copy_mount_string(dev_name, PAGE_SIZE);
+	err = PTR_ERR(dev);
+	if (IS_ERR(dev))
+		goto out;
+	kdata = copy_mount_string(data, PAGE_SIZE);
+	err = PTR_ERR(kdata);
+	if (IS_ERR(kdata))
+		goto out;
+	err = kern_path_at(AT_FDCWD, dir, LOOKUP_FOLLOW, &target);
+	if (err)
+		goto out;
+	if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
+		/* Both only for the root of a mount. There is no propagation
+		 * (every mount is private), and remount changes the flags. */
+		struct mount *mnt = target->d_parent == target ? find_mount(target->d_sb) : NULL;
+		err = -EINVAL;
+		if (mnt && mnt->sb->s_root == target) {
+			err = 0;
+			if (flags & MS_REMOUNT) {
+				mnt->flags = (mnt->flags & ~MNT_FLAGS) | (flags & MNT_FLAGS);
+				if (!(flags & (MS_NOATIME | MS_STRICTATIME)))
+					mnt->flags |= MS_RELATIME;
+				mnt->sb->s_flags = mnt->flags;
+			}
+		}
+	} else if (flags & (MS_BIND | MS_MOVE)) {
+		err = -EINVAL;
+	} else if (!S_ISDIR(target->d_inode->i_mode)) {
+		err = -ENOTDIR;
+	} else {
+		err = do_new_mount(target, ktype, dev, flags, kdata);
+	}
+	dput(target);
+out:
+	putname(dir);
+	if (!IS_ERR(ktype))
+		kfree(ktype);
+	if (!IS_ERR(dev))
+		kfree(dev);
+	if (!IS_ERR(kdata))
+		kfree(kdata);
+	return err;
+}
+
+/* ---- umount ------------------------------------------------------------------------ */
+
+/* The next dentry of a walk over the tree below root, in depth-first order. */
+static struct dentry *next_dentry(struct dentry *d, struct dentry *root)
+{
+	if (d->d_first_child)
+		return d->d_first_child;
+	while (d != root) {
+		if (d->d_next)
+			return d->d_next;
+		d = d->d_parent;
+	}
+	return NULL;
+}
+
+/* Is anything below root in use? extra: references the caller holds on root. */
+static bool tree_busy(struct dentry *root, int extra)
+{
+	for (struct dentry *d = root; d; d = next_dentry(d, root)) {
+		int expected = 1 + (int)d->d_nr_children + (d == root ? extra : 0);
+		if (d->d_mounted || d->d_count > expected)
+			return true;
+	}
+	return false;
+}
+
+/* Remove every name below root, deepest first (an "rm -rf" that no
+ * permission stops). Files still open live on until closed. */
+static void kill_tree(struct dentry *root)
+{
+	struct dentry *d = root;
+
+	for (;;) {
+		struct dentry *parent;
+
+		if (d->d_first_child) {
+			d = d->d_first_child;
+			continue;
+		}
+		if (d == root)
+			return;
+		parent = d->d_parent;
+		if (d->d_inode)
+			d->d_inode->i_nlink = 0;
+		d_delete(d);
+		d = parent;
+	}
+}
+
+long sys_umount2(const char __user *name, int flags)
+{
+	struct mount *mnt, **pp;
+	struct dentry *d, *root;
+	char *path;
+	long err;
+
+	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
+		return -EINVAL;
+	if ((flags & MNT_EXPIRE) && (flags & (MNT_FORCE | MNT_DETACH)))
+		return -EINVAL;
+	if (current_fsuid() != 0)
+		return -EPERM;
+	path = getname(name, false);
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	err = kern_path_at(AT_FDCWD, path, (flags & UMOUNT_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &d);
+	putname(path);
+	if (err)
+		return err;
+	mnt = d->d_parent == d ? find_mount(d->d_sb) : NULL;
+	if (!mnt || mnt->sb->s_root != d || !mnt->mountpoint) {
+		dput(d);
+		return -EINVAL; /* not a mount point, or the root filesystem */
+	}
+	if (flags & MNT_EXPIRE) {
+		dput(d);
+		return -EAGAIN; /* Linux: marked for expiry, not yet unmounted */
+	}
+	if (tree_busy(d, 1) && !(flags & MNT_DETACH)) {
+		dput(d);
+		return -EBUSY;
+	}
+	dput(d);
+	root = mnt->sb->s_root;
+	for (struct dentry *e = root; e; e = next_dentry(e, root))
+		if (e->d_mounted)
+			return -EBUSY; /* even lazily: mounts below go first */
+	/* Detach it from the tree and the table. */
+	mnt->mountpoint->d_mounted = NULL;
+	root->d_covers = NULL;
+	for (pp = &mount_list; *pp != mnt; pp = &(*pp)->next)
+		;
+	*pp = mnt->next;
+	dput(mnt->mountpoint);
+	/* Take it apart: names first, then the root. */
+	mnt->sb->s_unmounted = true;
+	kill_tree(root);
+	root->d_inode->i_nlink = 0;
+	kfree(mnt->devname);
+	kfree(mnt);
+	dput(root);
+	return 0;
+}
+
+/* ---- chroot --------------------------------------------------------------------------- */
+
+long sys_chroot(const char __user *filename)
+{
+	char *path = getname(filename, false);
+	struct dentry *d, *old;
+	long err;
+
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	err = kern_path_at(AT_FDCWD, path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &d);
+	putname(path);
+	if (err)
+		return err;
+	err = inode_permission(d->d_inode, MAY_EXEC);
+	if (!err && current_fsuid() != 0)
+		err = -EPERM;
+	if (err) {
+		dput(d);
+		return err;
+	}
+	old = current->fs->root;
+	current->fs->root = d;
+	dput(old);
+	return 0;
+}

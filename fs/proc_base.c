@@ -1,0 +1,680 @@
+/*
+ * proc_base.c - the per-process part of /proc: /proc/self and /proc/PID/.
+ *
+ *   /proc/self       symlink to the reader's pid (made at each lookup)
+ *   /proc/PID/       owned by the process's effective uid and gid:
+ *       fd/N         symlinks to what each descriptor has open
+ *       environ      the environment strings, NUL-separated (mode 0400)
+ *       status       Linux's human-readable summary (the same fields, in
+ *                    the same layout, for what this kernel knows)
+ *       comm         the command name (writable, as in Linux)
+ *       cmdline      the argument strings, NUL-separated
+ *       stat, statm  the one-line summaries that ps and top read
+ *       maps         the memory areas, in Linux's format
+ *       cwd, root, exe   symlinks to the working directory, the root and
+ *                    the program file
+ *       mounts       the mount table (/proc/mounts points here)
+ *
+ * A process's files are read from the task while it exists: every lookup
+ * and every read finds the task again by pid, so a directory of a process
+ * that has been reaped is gone (ENOENT) and an open file of it reads ESRCH.
+ * Zombies keep their directory until they are reaped, as in Linux. There
+ * are no threads, so there is no task/ directory. The symlinks are plain
+ * ones: their text is the path (or "pipe:[N]"), which lookup then follows
+ * like any other symlink; Linux's "magic" links that reopen the very file
+ * even when it has no name are not done.
+ */
+#include "proc_internal.h"
+#include <mm.h>
+#include <sched.h>
+#include <uaccess.h>
+#include <vm.h>
+
+struct pid_entry {
+	const char *name;
+	mode_t mode;
+	int (*show)(struct seq_file *m, struct task *t);
+	int (*write)(struct task *t, const char *buf, size_t count);
+	/* Symlinks: the target, written into buf[0..size); ERR_PTR if none. */
+	char *(*link)(struct task *t, char *buf, size_t size);
+};
+
+/* Inode numbers: PID directories and their files (1 + index), fds at 0x100 + fd. */
+static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | idx; }
+#define FD_INO_BASE 0x100
+#define SELF_INO 0xEFFFFFFFUL
+
+/* The task behind a per-process inode, or NULL once it is reaped. */
+static struct task *inode_task(struct inode *inode)
+{
+	return find_task(PROC_I(inode)->pid);
+}
+
+/* ---- paths of files, for the symlinks -------------------------------------- */
+
+/* Like d_path, but a removed file shows as "/path (deleted)", as Linux. */
+char *proc_dentry_path(struct dentry *d, char *buf, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	char *p;
+
+	if (size < sizeof(deleted) + 2)
+		return ERR_PTR(-ENAMETOOLONG);
+	p = d_path(d, current_root(), buf, size - sizeof(deleted) + 1);
+	if (p != ERR_PTR(-ENOENT))
+		return p;
+	/* Removed: its name is still known (d_name, parents). */
+	p = buf + size - sizeof(deleted);
+	memcpy(p, deleted, sizeof(deleted));
+	for (struct dentry *e = d; e->d_parent != e && e != current_root(); e = e->d_parent) {
+		if ((size_t)(p - buf) < e->d_namelen + 1)
+			return ERR_PTR(-ENAMETOOLONG);
+		p -= e->d_namelen;
+		memcpy(p, e->d_name, e->d_namelen);
+		*--p = '/';
+	}
+	return p;
+}
+
+char *proc_file_path(struct file *file, char *buf, size_t size)
+{
+	if (file->f_dentry)
+		return proc_dentry_path(file->f_dentry, buf, size);
+	if (S_ISFIFO(file->f_inode->i_mode)) {
+		snprintf(buf, size, "pipe:[%lu]", (unsigned long)file->f_inode->i_ino);
+		return buf;
+	}
+	snprintf(buf, size, "anon_inode:[%lu]", (unsigned long)file->f_inode->i_ino);
+	return buf;
+}
+
+/* ---- the files --------------------------------------------------------------- */
+
+/* Copy [start, end) of t's memory into the text (cmdline, environ). */
+static int show_mm_range(struct seq_file *m, struct task *t, uint64_t start, uint64_t end)
+{
+	char chunk[256];
+
+	if (!t->mm || end <= start)
+		return 0;
+	while (start < end) {
+		size_t n = MIN(sizeof(chunk), end - start);
+		if (mm_read(t->mm, start, chunk, n))
+			break;
+		seq_write(m, chunk, n);
+		start += n;
+	}
+	return 0;
+}
+
+static int show_cmdline(struct seq_file *m, struct task *t)
+{
+	return t->mm ? show_mm_range(m, t, t->mm->arg_start, t->mm->arg_end) : 0;
+}
+
+static int show_environ(struct seq_file *m, struct task *t)
+{
+	return t->mm ? show_mm_range(m, t, t->mm->env_start, t->mm->env_end) : 0;
+}
+
+static int show_comm(struct seq_file *m, struct task *t)
+{
+	seq_printf(m, "%s\n", t->comm);
+	return 0;
+}
+
+static int write_comm(struct task *t, const char *buf, size_t count)
+{
+	size_t n = MIN(count, (size_t)TASK_COMM_LEN - 1);
+
+	if (n && buf[n - 1] == '\n')
+		n--;
+	memcpy(t->comm, buf, n);
+	t->comm[n] = '\0';
+	return 0;
+}
+
+static char task_state_char(struct task *t)
+{
+	switch (t->state) {
+	case TASK_RUNNABLE:
+		return 'R';
+	case TASK_SLEEPING:
+		return 'S';
+	case TASK_STOPPED:
+		return 'T';
+	default:
+		return 'Z';
+	}
+}
+
+static const char *task_state_name(struct task *t)
+{
+	switch (t->state) {
+	case TASK_RUNNABLE:
+		return "R (running)";
+	case TASK_SLEEPING:
+		return "S (sleeping)";
+	case TASK_STOPPED:
+		return "T (stopped)";
+	default:
+		return "Z (zombie)";
+	}
+}
+
+/* Memory figures of an address space, in pages, from its areas and its
+ * page tables (which pages are present: the resident set). */
+struct mm_counts {
+	uint64_t total, rss, data, stack, pt_pages;
+};
+
+static void count_present(const uint64_t *table, int level, uint64_t base,
+			  uint64_t start, uint64_t end, struct mm_counts *c)
+{
+	int shift = 12 + 9 * level;
+
+	for (int i = 0; i < 512; i++) {
+		uint64_t lo = base + ((uint64_t)i << shift), hi = lo + (1ULL << shift);
+		uint64_t e = table[i];
+
+		if (hi <= start || lo >= end || !(e & PTE_P))
+			continue;
+		if (level == 0 || (e & PTE_PS)) {
+			c->rss += (MIN(hi, end) - MAX(lo, start)) >> PAGE_SHIFT;
+			continue;
+		}
+		count_present(phys_to_virt(e & PTE_ADDR), level - 1, lo, start, end, c);
+	}
+}
+
+/* Page-table pages below the top one (Linux's VmPTE counts those). */
+static uint64_t count_tables(const uint64_t *table, int level, int limit)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < limit; i++) {
+		uint64_t e = table[i];
+		if (!(e & PTE_P) || (e & PTE_PS) || level == 1)
+			continue;
+		n += 1 + count_tables(phys_to_virt(e & PTE_ADDR), level - 1, 512);
+	}
+	return n;
+}
+
+static void mm_count(struct mm *mm, struct mm_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		uint64_t pages = (v->end - v->start) >> PAGE_SHIFT;
+		c->total += pages;
+		if (v->flags & VM_STACK)
+			c->stack += pages;
+		else if (v->flags & VM_WRITE)
+			c->data += pages;
+		count_present(mm->pml4, 3, 0, v->start, v->end, c);
+	}
+	/* The user half only: entries 0..255 of the top table. */
+	c->pt_pages = count_tables(mm->pml4, 4, 256);
+}
+
+static void render_sigset(struct seq_file *m, const char *name, uint64_t set)
+{
+	seq_printf(m, "%s:\t%016lx\n", name, (unsigned long)set);
+}
+
+static void task_sigsets(struct task *t, uint64_t *ign, uint64_t *cgt)
+{
+	*ign = *cgt = 0;
+	for (int sig = 1; sig <= NSIG; sig++) {
+		uint64_t h = t->sigaction[sig - 1].handler;
+		if (h == SIG_IGN)
+			*ign |= sigmask(sig);
+		else if (h != SIG_DFL)
+			*cgt |= sigmask(sig);
+	}
+}
+
+static int show_status(struct seq_file *m, struct task *t)
+{
+	uint64_t caps = t->euid == 0 ? 0x1ffffffffffULL : 0; /* CAP_LAST_CAP 40 */
+	uint64_t ign, cgt;
+
+	seq_printf(m, "Name:\t%s\n", t->comm);
+	if (t->fs)
+		seq_printf(m, "Umask:\t%04o\n", t->fs->umask);
+	seq_printf(m, "State:\t%s\n", task_state_name(t));
+	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
+		   t->pid, t->pid, t->parent ? t->parent->pid : 0);
+	/* real, effective, saved, file system ids: saved and fs follow effective here */
+	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", t->uid, t->euid, t->euid, t->euid);
+	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", t->gid, t->egid, t->egid, t->egid);
+	seq_printf(m, "FDSize:\t%d\n", NR_OPEN);
+	seq_printf(m, "Groups:\t \n");
+	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", t->pid, t->pid, t->pgid, t->sid);
+	if (t->mm) {
+		struct mm_counts c;
+		uint64_t text = ALIGN_UP(t->mm->end_code, PAGE_SIZE) - ALIGN_DOWN(t->mm->start_code, PAGE_SIZE);
+
+		mm_count(t->mm, &c);
+		seq_printf(m, "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmLck:\t%8d kB\nVmPin:\t%8d kB\n",
+			   (unsigned long)c.total * 4, (unsigned long)c.total * 4, 0, 0);
+		seq_printf(m, "VmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
+			   "RssFile:\t%8d kB\nRssShmem:\t%8d kB\n",
+			   (unsigned long)c.rss * 4, (unsigned long)c.rss * 4, (unsigned long)c.rss * 4, 0, 0);
+		seq_printf(m, "VmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmExe:\t%8lu kB\nVmLib:\t%8d kB\n",
+			   (unsigned long)c.data * 4, (unsigned long)c.stack * 4,
+			   (unsigned long)(text >> 10), 0);
+		seq_printf(m, "VmPTE:\t%8lu kB\nVmSwap:\t%8d kB\nHugetlbPages:\t%8d kB\n",
+			   (unsigned long)c.pt_pages * 4, 0, 0);
+		seq_printf(m, "CoreDumping:\t0\nTHP_enabled:\t1\n");
+	}
+	task_sigsets(t, &ign, &cgt);
+	seq_printf(m, "Threads:\t1\nSigQ:\t0/%lu\n", (unsigned long)t->rlim[RLIMIT_SIGPENDING].cur);
+	/* One pending set: a process has one thread, so all of it is shared. */
+	render_sigset(m, "SigPnd", 0);
+	render_sigset(m, "ShdPnd", t->sigpending);
+	render_sigset(m, "SigBlk", t->blocked);
+	render_sigset(m, "SigIgn", ign);
+	render_sigset(m, "SigCgt", cgt);
+	render_sigset(m, "CapInh", 0);
+	render_sigset(m, "CapPrm", caps);
+	render_sigset(m, "CapEff", caps);
+	render_sigset(m, "CapBnd", 0x1ffffffffffULL);
+	render_sigset(m, "CapAmb", 0);
+	seq_printf(m, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", t->no_new_privs);
+	seq_printf(m, "Speculation_Store_Bypass:\tnot vulnerable\n"
+		   "SpeculationIndirectBranch:\talways enabled\n");
+	seq_printf(m, "Cpus_allowed:\t1\nCpus_allowed_list:\t0\n");
+	seq_printf(m, "Mems_allowed:\t");
+	for (int i = 0; i < 31; i++)
+		seq_printf(m, "00000000,");
+	seq_printf(m, "00000001\nMems_allowed_list:\t0\n");
+	seq_printf(m, "voluntary_ctxt_switches:\t0\nnonvoluntary_ctxt_switches:\t0\n");
+	return 0;
+}
+
+static int show_stat(struct seq_file *m, struct task *t)
+{
+	struct mm *mm = t->mm;
+	struct mm_counts c = { 0 };
+	uint64_t ign, cgt;
+	pid_t tty_pgrp = -1;
+	int tty_nr = 0;
+
+	if (mm)
+		mm_count(mm, &c);
+	if (console_ctty(t->sid, &tty_pgrp))
+		tty_nr = (4 << 8) | 64; /* ttyS0, the console's tty */
+	else
+		tty_pgrp = -1;
+	task_sigsets(t, &ign, &cgt);
+	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu ", t->pid, t->comm,
+		   task_state_char(t), t->parent ? t->parent->pid : 0, t->pgid, t->sid,
+		   tty_nr, tty_pgrp, 0x400000u /* PF_RANDOMIZE */, 0UL, 0UL, 0UL, 0UL);
+	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
+		   (unsigned long)t->utime, (unsigned long)t->stime, (unsigned long)t->cutime,
+		   (unsigned long)t->cstime, 20, 0, 1, 0, (unsigned long)t->start_time,
+		   (unsigned long)(c.total << PAGE_SHIFT), (unsigned long)c.rss,
+		   (unsigned long)t->rlim[RLIMIT_RSS].cur);
+	seq_printf(m, "%lu %lu %lu 0 0 %lu %lu %lu %lu %d 0 0 17 0 0 0 0 0 0 ",
+		   mm ? (unsigned long)mm->start_code : 0, mm ? (unsigned long)mm->end_code : 0,
+		   mm ? (unsigned long)mm->start_stack : 0,
+		   (unsigned long)(t->sigpending & 0x7fffffff), (unsigned long)(t->blocked & 0x7fffffff),
+		   (unsigned long)(ign & 0x7fffffff), (unsigned long)(cgt & 0x7fffffff),
+		   t->state != TASK_RUNNABLE);
+	if (mm)
+		seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu", (unsigned long)mm->start_data,
+			   (unsigned long)mm->end_data, (unsigned long)mm->start_brk,
+			   (unsigned long)mm->arg_start, (unsigned long)mm->arg_end,
+			   (unsigned long)mm->env_start, (unsigned long)mm->env_end);
+	else
+		seq_printf(m, "0 0 0 0 0 0 0");
+	seq_printf(m, " %d\n", t->state == TASK_ZOMBIE ? t->exit_status : 0);
+	return 0;
+}
+
+static int show_statm(struct seq_file *m, struct task *t)
+{
+	struct mm_counts c = { 0 };
+	uint64_t text = 0;
+
+	if (t->mm) {
+		mm_count(t->mm, &c);
+		text = (ALIGN_UP(t->mm->end_code, PAGE_SIZE) - ALIGN_DOWN(t->mm->start_code, PAGE_SIZE)) >> PAGE_SHIFT;
+	}
+	seq_printf(m, "%lu %lu 0 %lu 0 %lu 0\n", (unsigned long)c.total, (unsigned long)c.rss,
+		   (unsigned long)text, (unsigned long)(c.data + c.stack));
+	return 0;
+}
+
+/* Linux's show_map_vma: the name starts at column 74, after padding. */
+static int show_maps(struct seq_file *m, struct task *t)
+{
+	if (!t->mm)
+		return 0;
+	for (struct vma *v = t->mm->vmas; v; v = v->next) {
+		const char *name = (v->flags & VM_HEAP) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" : NULL;
+		size_t start = m->count;
+
+		seq_printf(m, "%08lx-%08lx %c%c%cp %08x %02x:%02x %d ", (unsigned long)v->start,
+			   (unsigned long)v->end, v->flags & VM_READ ? 'r' : '-',
+			   v->flags & VM_WRITE ? 'w' : '-', v->flags & VM_EXEC ? 'x' : '-', 0, 0, 0, 0);
+		if (name) {
+			int pad = 72 - (int)(m->count - start);
+			if (pad > 0)
+				seq_printf(m, "%*s", pad, "");
+			seq_printf(m, " %s", name);
+		}
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+static int show_task_mounts(struct seq_file *m, struct task *t)
+{
+	(void)t;
+	show_mounts(m);
+	return 0;
+}
+
+static char *link_cwd(struct task *t, char *buf, size_t size)
+{
+	return t->fs ? proc_dentry_path(t->fs->pwd, buf, size) : ERR_PTR(-ENOENT);
+}
+
+static char *link_root(struct task *t, char *buf, size_t size)
+{
+	return t->fs ? proc_dentry_path(t->fs->root, buf, size) : ERR_PTR(-ENOENT);
+}
+
+static char *link_exe(struct task *t, char *buf, size_t size)
+{
+	return t->exe_file ? proc_file_path(t->exe_file, buf, size) : ERR_PTR(-ENOENT);
+}
+
+#define DIR_FD_MODE (S_IFDIR | 0500)
+
+/* In Linux's order (tgid_base_stuff), for what exists here. */
+static const struct pid_entry pid_entries[] = {
+	{ "fd", DIR_FD_MODE, NULL, NULL, NULL },
+	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL },
+	{ "status", S_IFREG | 0444, show_status, NULL, NULL },
+	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL },
+	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL },
+	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL },
+	{ "statm", S_IFREG | 0444, show_statm, NULL, NULL },
+	{ "maps", S_IFREG | 0444, show_maps, NULL, NULL },
+	{ "cwd", S_IFLNK | 0777, NULL, NULL, link_cwd },
+	{ "root", S_IFLNK | 0777, NULL, NULL, link_root },
+	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe },
+	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL },
+};
+
+int proc_pid_show(struct inode *inode, struct seq_file *m)
+{
+	struct task *t = inode_task(inode);
+	const struct pid_entry *p = PROC_I(inode)->pent;
+
+	if (!t)
+		return -ESRCH;
+	return p->show ? p->show(m, t) : -EIO;
+}
+
+int proc_pid_write(struct inode *inode, const char *buf, size_t count)
+{
+	struct task *t = inode_task(inode);
+	const struct pid_entry *p = PROC_I(inode)->pent;
+
+	if (!t)
+		return -ESRCH;
+	return p->write ? p->write(t, buf, count) : -EIO;
+}
+
+/* ---- directories: /proc/PID and /proc/PID/fd ------------------------------------- */
+
+static const struct inode_operations proc_pid_dir_iops;
+static const struct file_operations proc_pid_dir_fops;
+static const struct inode_operations proc_fd_dir_iops;
+static const struct file_operations proc_fd_dir_fops;
+
+/* An inode for something of task t: owned by its effective ids. */
+static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino)
+{
+	struct inode *inode = proc_new_inode(sb, mode, ino);
+
+	if (!inode)
+		return NULL;
+	inode->i_uid = t->euid;
+	inode->i_gid = t->egid;
+	PROC_I(inode)->pid = t->pid;
+	return inode;
+}
+
+/* A symlink inode whose target is made now. NULL for ENOENT, or ERR_PTR. */
+static struct inode *link_inode(struct inode *inode, char *(*make)(struct task *, char *, size_t), struct task *t,
+				struct file *file)
+{
+	char *buf = kmalloc(PATH_MAX), *p;
+	size_t len;
+
+	if (!buf) {
+		iput(inode);
+		return ERR_PTR(-ENOMEM);
+	}
+	p = file ? proc_file_path(file, buf, PATH_MAX) : make(t, buf, PATH_MAX);
+	if (IS_ERR(p)) {
+		kfree(buf);
+		iput(inode);
+		return p == ERR_PTR(-ENOENT) ? NULL : (struct inode *)p;
+	}
+	len = strlen(p);
+	memmove(buf, p, len + 1);
+	PROC_I(inode)->link = buf;
+	inode->i_size = file ? 64 : 0; /* what Linux's lstat says */
+	return inode;
+}
+
+/* Common end of the lookups below: NULL, ERR_PTR, or a detached dentry. */
+static struct dentry *finish_lookup(struct dentry *parent, const char *name, size_t len, struct inode *inode)
+{
+	if (IS_ERR_OR_NULL(inode))
+		return (struct dentry *)inode;
+	return proc_detached_dentry(parent, name, len, inode);
+}
+
+static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
+{
+	struct task *t = inode_task(dir);
+	struct inode *inode;
+
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(pid_entries); i++) {
+		const struct pid_entry *p = &pid_entries[i];
+
+		if (strlen(p->name) != len || memcmp(p->name, name, len) != 0)
+			continue;
+		inode = pid_inode(dir->i_sb, t, p->mode, pid_ino(t->pid, 1 + i));
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		PROC_I(inode)->pent = p;
+		if (p->mode == DIR_FD_MODE) {
+			inode->i_op = &proc_fd_dir_iops;
+			inode->i_fop = &proc_fd_dir_fops;
+		} else if (S_ISLNK(p->mode)) {
+			inode = link_inode(inode, p->link, t, NULL);
+		}
+		return finish_lookup(parent, name, len, inode);
+	}
+	return NULL;
+}
+
+static int proc_pid_base_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *inode = file->f_inode;
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return -ENOENT;
+	if (ctx->pos == 0) {
+		if (!dir_emit(ctx, ".", 1, inode->i_ino, DT_DIR))
+			return 0;
+		ctx->pos = 1;
+	}
+	if (ctx->pos == 1) {
+		if (!dir_emit(ctx, "..", 2, PROC_ROOT_INO, DT_DIR))
+			return 0;
+		ctx->pos = DIR_POS_FIRST;
+	}
+	for (size_t i = ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
+		const struct pid_entry *p = &pid_entries[i];
+		if (!dir_emit(ctx, p->name, strlen(p->name), pid_ino(t->pid, 1 + i), mode_to_dt(p->mode)))
+			return 0;
+		ctx->pos = DIR_POS_FIRST + i + 1;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_pid_dir_iops = {
+	.lookup = proc_pid_base_lookup,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_pid_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = proc_pid_base_readdir,
+};
+
+/* A decimal number without sign or leading zeros, or -1. */
+static long parse_number(const char *name, size_t len)
+{
+	long v = 0;
+
+	if (len == 0 || len > 9 || (name[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		v = v * 10 + (name[i] - '0');
+	}
+	return v;
+}
+
+static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
+{
+	struct task *t = inode_task(dir);
+	long fd = parse_number(name, len);
+	struct inode *inode;
+	struct file *file;
+
+	if (!t || !t->files || fd < 0 || fd >= NR_OPEN || !(file = t->files->fd[fd]))
+		return NULL;
+	/* Linux: the link's mode tells how the file was opened. */
+	inode = pid_inode(dir->i_sb, t, S_IFLNK | ((file->f_mode & FMODE_READ) ? 0500 : 0) |
+			  ((file->f_mode & FMODE_WRITE) ? 0200 : 0), pid_ino(t->pid, FD_INO_BASE + fd));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	PROC_I(inode)->fd = fd;
+	return finish_lookup(parent, name, len, link_inode(inode, NULL, t, file));
+}
+
+static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *inode = file->f_inode;
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return -ENOENT;
+	if (ctx->pos == 0) {
+		if (!dir_emit(ctx, ".", 1, inode->i_ino, DT_DIR))
+			return 0;
+		ctx->pos = 1;
+	}
+	if (ctx->pos == 1) {
+		if (!dir_emit(ctx, "..", 2, pid_ino(t->pid, 0), DT_DIR))
+			return 0;
+		ctx->pos = DIR_POS_FIRST;
+	}
+	for (int fd = ctx->pos - DIR_POS_FIRST; t->files && fd < NR_OPEN; fd++) {
+		char name[12];
+		if (!t->files->fd[fd])
+			continue;
+		snprintf(name, sizeof(name), "%d", fd);
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, FD_INO_BASE + fd), DT_LNK))
+			return 0;
+		ctx->pos = DIR_POS_FIRST + fd + 1;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_fd_dir_iops = {
+	.lookup = proc_fd_lookup,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_fd_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = proc_fd_readdir,
+};
+
+/* ---- the root's part: /proc/self and /proc/PID --------------------------------------- */
+
+struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len)
+{
+	struct super_block *sb = parent->d_sb;
+	struct inode *inode;
+	struct task *t;
+	long pid;
+
+	if (len == 4 && memcmp(name, "self", 4) == 0) {
+		char buf[16];
+		if (!current || !current->pid)
+			return NULL;
+		inode = proc_new_inode(sb, S_IFLNK | 0777, SELF_INO);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		snprintf(buf, sizeof(buf), "%d", current->pid);
+		PROC_I(inode)->link = kmalloc(strlen(buf) + 1);
+		if (!PROC_I(inode)->link) {
+			iput(inode);
+			return ERR_PTR(-ENOMEM);
+		}
+		memcpy(PROC_I(inode)->link, buf, strlen(buf) + 1);
+		inode->i_size = strlen(buf);
+		return proc_detached_dentry(parent, name, len, inode);
+	}
+	pid = parse_number(name, len);
+	if (pid <= 0 || !(t = find_task(pid)))
+		return NULL;
+	inode = pid_inode(sb, t, S_IFDIR | 0555, pid_ino(t->pid, 0));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_nlink = 3; /* ".", its name, fd/".." */
+	inode->i_op = &proc_pid_dir_iops;
+	inode->i_fop = &proc_pid_dir_fops;
+	return proc_detached_dentry(parent, name, len, inode);
+}
+
+void proc_pid_readdir(struct dir_context *ctx)
+{
+	if (ctx->pos == PROC_SELF_POS) {
+		if (current && current->pid && !dir_emit(ctx, "self", 4, SELF_INO, DT_LNK))
+			return;
+		ctx->pos = PROC_PID_POS;
+	}
+	/* Processes by increasing pid: each time the smallest not yet shown. */
+	for (;;) {
+		pid_t from = ctx->pos - PROC_PID_POS, best = 0;
+		char name[12];
+
+		for (struct task *t = first_task(); t; t = t->next_task)
+			if (t->pid > 0 && t->pid >= from && (!best || t->pid < best))
+				best = t->pid;
+		if (!best)
+			return;
+		snprintf(name, sizeof(name), "%d", best);
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(best, 0), DT_DIR))
+			return;
+		ctx->pos = PROC_PID_POS + best + 1;
+	}
+}

@@ -1,0 +1,88 @@
+/*
+ * proc_internal.h - what the files of procfs share (fs/proc_*.c).
+ *
+ *   proc_root.c  the filesystem: the registry of fixed files (proc_create),
+ *                seq_file, inodes, the root directory, mounting.
+ *   proc_base.c  /proc/PID/... and /proc/self, made from the task list.
+ *   proc_misc.c  the fixed files: meminfo, uptime, cpuinfo, sysrq-trigger...
+ *
+ * Nothing in /proc is stored. The fixed files are entries of a registry
+ * (a tree of struct proc_dir_entry); a lookup in /proc makes an inode for
+ * the entry and links a dentry for it into the tree, so that later lookups
+ * find it at once and something can be mounted on it. The per-process
+ * files change as processes come and go: their dentries are "detached"
+ * (DCACHE_DETACHED, never linked in), made by every lookup and freed with
+ * their last user, and each access looks the process up again by pid.
+ */
+#pragma once
+#include "vfs.h"
+#include <proc_fs.h>
+
+struct task;
+
+struct proc_dir_entry {
+	char *name;
+	size_t namelen;
+	mode_t mode;                    /* S_IFREG, S_IFDIR or S_IFLNK, and permissions */
+	ino_t ino;
+	proc_show_t show;               /* files */
+	proc_write_t write;
+	char *link;                     /* symlinks: the target */
+	struct proc_dir_entry *parent;
+	struct proc_dir_entry *first_child, *last_child, *next;
+};
+
+/* A per-process entry (/proc/PID/status, ...): see proc_base.c. */
+struct pid_entry;
+
+/* What a /proc inode stands for (inode->i_private). */
+struct proc_inode {
+	const struct proc_dir_entry *pde;       /* a registered entry, or NULL */
+	const struct pid_entry *pent;           /* a per-process file, or NULL */
+	pid_t pid;                              /* per-process inodes: whose */
+	int fd;                                 /* /proc/PID/fd/N: N */
+	char *link;                             /* a symlink's target, made at lookup */
+};
+
+static inline struct proc_inode *PROC_I(struct inode *inode) { return inode->i_private; }
+
+#define PROC_ROOT_INO 1
+/* Readdir positions in /proc: the registered entries from DIR_POS_FIRST,
+ * then "self", then one per process. */
+#define PROC_SELF_POS 0x10000
+#define PROC_PID_POS 0x10001
+
+/* A new inode on sb (uid/gid root); NULL if out of memory. Directories get
+ * the directory operations, symlinks the link operations; for files the
+ * caller sets i_fop. */
+struct inode *proc_new_inode(struct super_block *sb, mode_t mode, ino_t ino);
+/* A dentry for inode that stays out of parent's children (see above). */
+struct dentry *proc_detached_dentry(struct dentry *parent, const char *name, size_t len,
+				    struct inode *inode);
+
+/* Frees an inode's proc_inode: every /proc inode's evict. */
+void proc_evict(struct inode *inode);
+/* The file operations of every /proc file: the text comes from proc_show. */
+extern const struct file_operations proc_file_fops;
+extern const struct inode_operations proc_link_iops;
+/* Run the show function behind a /proc file's inode into m. */
+int proc_show(struct inode *inode, struct seq_file *m);
+/* Pass the bytes of a write to the file's write function. */
+int proc_write(struct inode *inode, const char *buf, size_t count);
+
+/* proc_base.c */
+struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
+/* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
+void proc_pid_readdir(struct dir_context *ctx);
+int proc_pid_show(struct inode *inode, struct seq_file *m);
+int proc_pid_write(struct inode *inode, const char *buf, size_t count);
+/* Where a symlink points, relative to the reader's root ("/dev/console",
+ * "pipe:[5]", "/bin/sh (deleted)"), written at the end of buf. */
+char *proc_file_path(struct file *file, char *buf, size_t size);
+char *proc_dentry_path(struct dentry *d, char *buf, size_t size);
+
+/* proc_misc.c */
+void proc_misc_init(void);
+
+/* The mount table, for /proc/PID/mounts (fs/namespace.c). */
+void show_mounts(struct seq_file *m);

@@ -1,0 +1,277 @@
+/*
+ * proc_misc.c - the fixed files of /proc, registered at boot through the
+ * same proc_create() that other parts of the kernel use:
+ *
+ *   meminfo        memory in Linux's layout ("MemTotal:       16384 kB");
+ *                  the figures this kernel does not have are 0
+ *   uptime         seconds since boot, and seconds the CPU was idle
+ *   loadavg        (no load average is kept: zeros), tasks, last pid
+ *   cpuinfo        one processor, described by the cpuid instruction
+ *   filesystems    the filesystem types mount(2) knows
+ *   mounts         a symlink to self/mounts, as in Linux
+ *   sysrq-trigger  write 'c' to crash the kernel (a NULL pointer write, to
+ *                  see an oops), 'o' to power off, 'b' to reboot
+ *   sys/kernel/    ostype, pid_max, threads-max, ngroups_max
+ *   sys/fs/        pipe-max-size (binfmt_misc: a later issue)
+ */
+#include "proc_internal.h"
+#include <mm.h>
+#include <power.h>
+#include <sched.h>
+#include <timekeeping.h>
+
+/* ---- meminfo ---------------------------------------------------------------- */
+
+/* "Name:" padded to 16 columns, then the value in kB in 8 columns. */
+static void show_val_kb(struct seq_file *m, const char *name, uint64_t pages)
+{
+	seq_printf(m, "%-16s%8lu kB\n", name, (unsigned long)(pages * (PAGE_SIZE / 1024)));
+}
+
+static int show_meminfo(struct seq_file *m)
+{
+	uint64_t total = nr_total_pages(), free = nr_free_pages();
+	uint64_t shmem = ramfs_nr_pages;
+
+	show_val_kb(m, "MemTotal:", total);
+	show_val_kb(m, "MemFree:", free);
+	show_val_kb(m, "MemAvailable:", free);
+	show_val_kb(m, "Buffers:", 0);
+	show_val_kb(m, "Cached:", shmem);
+	show_val_kb(m, "SwapCached:", 0);
+	show_val_kb(m, "Active:", 0);
+	show_val_kb(m, "Inactive:", shmem);
+	show_val_kb(m, "Active(anon):", 0);
+	show_val_kb(m, "Inactive(anon):", shmem);
+	show_val_kb(m, "Active(file):", 0);
+	show_val_kb(m, "Inactive(file):", 0);
+	show_val_kb(m, "Unevictable:", 0);
+	show_val_kb(m, "Mlocked:", 0);
+	show_val_kb(m, "SwapTotal:", 0);
+	show_val_kb(m, "SwapFree:", 0);
+	show_val_kb(m, "Zswap:", 0);
+	show_val_kb(m, "Zswapped:", 0);
+	show_val_kb(m, "Dirty:", 0);
+	show_val_kb(m, "Writeback:", 0);
+	show_val_kb(m, "AnonPages:", 0);
+	show_val_kb(m, "Mapped:", 0);
+	show_val_kb(m, "Shmem:", shmem);
+	show_val_kb(m, "KReclaimable:", 0);
+	show_val_kb(m, "Slab:", 0);
+	show_val_kb(m, "SReclaimable:", 0);
+	show_val_kb(m, "SUnreclaim:", 0);
+	seq_printf(m, "%-16s%8lu kB\n", "KernelStack:", (unsigned long)nr_tasks * (KSTACK_SIZE / 1024));
+	show_val_kb(m, "PageTables:", 0);
+	show_val_kb(m, "SecPageTables:", 0);
+	show_val_kb(m, "NFS_Unstable:", 0);
+	show_val_kb(m, "Bounce:", 0);
+	show_val_kb(m, "WritebackTmp:", 0);
+	show_val_kb(m, "CommitLimit:", total / 2);
+	show_val_kb(m, "Committed_AS:", total - free);
+	seq_printf(m, "%-16s%8lu kB\n", "VmallocTotal:", 34359738367UL);
+	show_val_kb(m, "VmallocUsed:", 0);
+	show_val_kb(m, "VmallocChunk:", 0);
+	show_val_kb(m, "Percpu:", 0);
+	seq_printf(m, "HardwareCorrupted: %5d kB\n", 0);
+	show_val_kb(m, "AnonHugePages:", 0);
+	show_val_kb(m, "ShmemHugePages:", 0);
+	show_val_kb(m, "ShmemPmdMapped:", 0);
+	show_val_kb(m, "FileHugePages:", 0);
+	show_val_kb(m, "FilePmdMapped:", 0);
+	seq_printf(m, "HugePages_Total:   %5d\nHugePages_Free:    %5d\nHugePages_Rsvd:    %5d\n"
+		   "HugePages_Surp:    %5d\n", 0, 0, 0, 0);
+	seq_printf(m, "%-16s%8d kB\n", "Hugepagesize:", 2048);
+	show_val_kb(m, "Hugetlb:", 0);
+	/* All of RAM is in the direct map, in 2 MiB pages. */
+	seq_printf(m, "%-16s%8d kB\n", "DirectMap4k:", 0);
+	seq_printf(m, "%-16s%8lu kB\n", "DirectMap2M:", (unsigned long)ALIGN_UP(total * 4, 2048));
+	seq_printf(m, "%-16s%8d kB\n", "DirectMap1G:", 0);
+	return 0;
+}
+
+/* ---- uptime, loadavg ---------------------------------------------------------------- */
+
+static int show_uptime(struct seq_file *m)
+{
+	struct timespec ts;
+	uint64_t busy = 0, up_cs, idle_cs;
+
+	ktime_get_monotonic(&ts);
+	up_cs = (uint64_t)ts.tv_sec * 100 + ts.tv_nsec / 10000000;
+	/* Idle: the time no process ran. Every process's ticks end up in
+	 * init's children totals once reaped, so count init and the living. */
+	for (struct task *t = first_task(); t; t = t->next_task) {
+		busy += t->utime + t->stime;
+		if (t->pid == 1)
+			busy += t->cutime + t->cstime;
+	}
+	busy = busy * 100 / HZ;
+	idle_cs = up_cs > busy ? up_cs - busy : 0;
+	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(up_cs / 100), (unsigned long)(up_cs % 100),
+		   (unsigned long)(idle_cs / 100), (unsigned long)(idle_cs % 100));
+	return 0;
+}
+
+static int show_loadavg(struct seq_file *m)
+{
+	int running = 0, total = 0;
+	pid_t last = 0;
+
+	for (struct task *t = first_task(); t; t = t->next_task) {
+		if (t->pid <= 0)
+			continue;
+		total++;
+		if (t->state == TASK_RUNNABLE)
+			running++;
+		if (t->pid > last)
+			last = t->pid;
+	}
+	seq_printf(m, "0.00 0.00 0.00 %d/%d %d\n", running, total, last);
+	return 0;
+}
+
+/* ---- cpuinfo ----------------------------------------------------------------------------- */
+
+static void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(0));
+}
+
+/* Linux's names of the cpuid leaf 1 feature bits (edx, then ecx). */
+static const char *const edx_flags[32] = {
+	"fpu", "vme", "de", "pse", "tsc", "msr", "pae", "mce", "cx8", "apic", NULL, "sep",
+	"mtrr", "pge", "mca", "cmov", "pat", "pse36", "pn", "clflush", NULL, "dts", "acpi",
+	"mmx", "fxsr", "sse", "sse2", "ss", "ht", "tm", "ia64", "pbe",
+};
+static const char *const ecx_flags[32] = {
+	"pni", "pclmulqdq", "dtes64", "monitor", "ds_cpl", "vmx", "smx", "est", "tm2", "ssse3",
+	"cid", "sdbg", "fma", "cx16", "xtpr", "pdcm", NULL, "pcid", "dca", "sse4_1", "sse4_2",
+	"x2apic", "movbe", "popcnt", "tsc_deadline_timer", "aes", "xsave", NULL, "avx", "f16c",
+	"rdrand", "hypervisor",
+};
+
+static int show_cpuinfo(struct seq_file *m)
+{
+	uint32_t a, b, c, d, max, family, model;
+	char vendor[13], brand[49];
+
+	cpuid(0, &max, &b, &c, &d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	cpuid(1, &a, &b, &c, &d);
+	family = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	if (family >= 6)
+		model += ((a >> 16) & 0xf) << 4;
+	strlcpy(brand, "unknown", sizeof(brand));
+	{
+		uint32_t ext, r[12];
+		cpuid(0x80000000, &ext, &r[0], &r[1], &r[2]);
+		if (ext >= 0x80000004) {
+			for (int i = 0; i < 3; i++)
+				cpuid(0x80000002 + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
+			memcpy(brand, r, 48);
+			brand[48] = '\0';
+		}
+	}
+	seq_printf(m, "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
+		   "model name\t: %s\nstepping\t: %u\n", vendor, family, model, brand, a & 0xf);
+	seq_printf(m, "physical id\t: 0\nsiblings\t: 1\ncore id\t\t: 0\ncpu cores\t: 1\n"
+		   "apicid\t\t: 0\ninitial apicid\t: 0\nfpu\t\t: yes\nfpu_exception\t: yes\n"
+		   "cpuid level\t: %u\nwp\t\t: yes\nflags\t\t:", max);
+	for (int i = 0; i < 32; i++)
+		if ((d & (1u << i)) && edx_flags[i])
+			seq_printf(m, " %s", edx_flags[i]);
+	seq_puts(m, " syscall nx lm");
+	for (int i = 0; i < 32; i++)
+		if ((c & (1u << i)) && ecx_flags[i])
+			seq_printf(m, " %s", ecx_flags[i]);
+	seq_printf(m, "\nclflush size\t: %u\ncache_alignment\t: %u\n"
+		   "address sizes\t: 40 bits physical, 48 bits virtual\npower management:\n\n",
+		   ((b >> 8) & 0xff) * 8, ((b >> 8) & 0xff) * 8);
+	return 0;
+}
+
+/* ---- small files ---------------------------------------------------------------------------- */
+
+static int show_filesystems(struct seq_file *m)
+{
+	seq_puts(m, "nodev\ttmpfs\nnodev\tproc\nnodev\tpipefs\nnodev\tramfs\n");
+	return 0;
+}
+
+static int show_ostype(struct seq_file *m)
+{
+	seq_puts(m, "Linux\n");
+	return 0;
+}
+
+static int show_pid_max(struct seq_file *m)
+{
+	seq_puts(m, "32768\n");
+	return 0;
+}
+
+static int show_threads_max(struct seq_file *m)
+{
+	seq_printf(m, "%d\n", max_tasks);
+	return 0;
+}
+
+static int show_ngroups_max(struct seq_file *m)
+{
+	seq_puts(m, "65536\n");
+	return 0;
+}
+
+static int show_pipe_max_size(struct seq_file *m)
+{
+	seq_puts(m, "1048576\n");
+	return 0;
+}
+
+/* ---- sysrq-trigger --------------------------------------------------------------------------- */
+
+/* Not a constant: the compiler must emit the write, not a trap instruction. */
+static int *volatile sysrq_null_pointer;
+
+static int write_sysrq(const char *buf, size_t count)
+{
+	if (!count)
+		return 0;
+	switch (buf[0]) {
+	case 'c':
+		printk(KERN_EMERG "sysrq: Trigger a crash\n");
+		*sysrq_null_pointer = 1;
+		return 0;
+	case 'o':
+		printk(KERN_EMERG "sysrq: Power Off\n");
+		machine_power_off();
+	case 'b':
+		printk(KERN_EMERG "sysrq: Resetting\n");
+		machine_restart();
+	default:
+		printk(KERN_EMERG "sysrq: HELP : reboot(b) crash(c) poweroff(o)\n");
+		return 0;
+	}
+}
+
+void proc_misc_init(void)
+{
+	proc_create("meminfo", 0444, show_meminfo, NULL);
+	proc_create("uptime", 0444, show_uptime, NULL);
+	proc_create("loadavg", 0444, show_loadavg, NULL);
+	proc_create("cpuinfo", 0444, show_cpuinfo, NULL);
+	proc_create("filesystems", 0444, show_filesystems, NULL);
+	proc_symlink("mounts", "self/mounts");
+	proc_create("sysrq-trigger", 0200, NULL, write_sysrq);
+	proc_create("sys/kernel/ostype", 0444, show_ostype, NULL);
+	proc_create("sys/kernel/pid_max", 0444, show_pid_max, NULL);
+	proc_create("sys/kernel/threads-max", 0444, show_threads_max, NULL);
+	proc_create("sys/kernel/ngroups_max", 0444, show_ngroups_max, NULL);
+	proc_create("sys/fs/pipe-max-size", 0444, show_pipe_max_size, NULL);
+}

@@ -1,0 +1,86 @@
+/*
+ * cowoom - copy-on-write running out of memory. The parent fills about two
+ * thirds of free memory and forks: the fork itself is cheap (the pages are
+ * shared), but a child that writes every page needs as much again, which
+ * does not exist. The kernel must kill that child (SIGKILL, "Out of
+ * memory" in its log) and stay up; the parent then writes its own pages,
+ * which are no longer shared, without needing any new memory, and once its
+ * block is freed the free memory is what it was.
+ *
+ * Not for Linux: its OOM killer picks its victim by its own rules, and
+ * memory figures differ anyway.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PAGE 4096
+
+static unsigned long free_kib(void)
+{
+	struct sysinfo si;
+	if (sysinfo(&si) != 0)
+		return 0;
+	return si.freeram * si.mem_unit / 1024;
+}
+
+int main(void)
+{
+	size_t size = (size_t)free_kib() * 1024 / 3 * 2;
+	/* malloc's bookkeeping, the kernel's heap (a slab page for a kind
+	 * of object it had none of) and this stack take memory the first
+	 * time and keep it: warm them up, so that "before" and "after"
+	 * differ only by what this test would leak. */
+	static void *volatile warm_block; /* volatile: not optimised away */
+	warm_block = malloc(size);
+	free(warm_block);
+	pid_t warm = fork();
+	if (warm == 0)
+		_exit(0);
+	waitpid(warm, NULL, 0);
+	unsigned long before = free_kib();
+	unsigned char *mem = malloc(size);
+	if (!mem) {
+		printf("cowoom: no memory for the block\n");
+		return 1;
+	}
+	memset(mem, 1, size);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		printf("cowoom: fork failed\n");
+		return 1;
+	}
+	if (pid == 0) {
+		for (size_t off = 0; off < size; off += PAGE)
+			mem[off] = 2;
+		printf("cowoom: the child wrote every page?\n");
+		_exit(0);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) != pid) {
+		printf("cowoom: waitpid failed\n");
+		return 1;
+	}
+	if (WIFSIGNALED(status))
+		printf("cowoom: the child was killed by signal %d\n", WTERMSIG(status));
+	else
+		printf("cowoom: the child exited with %d\n", WEXITSTATUS(status));
+
+	int intact = 1;
+	for (size_t off = 0; off < size; off += PAGE) {
+		intact &= mem[off] == 1;
+		mem[off] = 3; /* ours alone now: no copy, no new memory */
+	}
+	printf("cowoom: the parent's pages %s, and writable\n", intact ? "intact" : "CHANGED");
+	free(mem);
+	unsigned long after = free_kib();
+	if (after == before)
+		printf("cowoom: free memory as before\n");
+	else
+		printf("cowoom: free memory differs by %ld KiB\n", (long)after - (long)before);
+	return 0;
+}
