@@ -63,7 +63,8 @@
 	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
 	X(98, getrusage) X(157, prctl) X(273, set_robust_list)                 \
 	/* kernel/time.c */                                                    \
-	X(228, clock_gettime) X(35, nanosleep) X(96, gettimeofday)             \
+	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
+	X(229, clock_getres) X(96, gettimeofday)                               \
 	X(201, time)
 
 typedef long (*syscall_fn)(long, long, long, long, long, long);

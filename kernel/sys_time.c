@@ -68,26 +68,99 @@ long sys_time(int64_t __user *t)
 	return ts.tv_sec;
 }
 
-long sys_nanosleep(const struct timespec __user *req, struct timespec __user *rem)
+/* Sleep until the monotonic clock reaches deadline_ns. 0, or -ERESTARTNOHAND
+ * with *left_ns set if a signal came first. */
+static long sleep_until_ns(uint64_t deadline_ns, uint64_t *left_ns)
 {
-	struct timespec ts;
+	uint64_t now = ktime_get_ns(), ns_per_tick = 1000000000 / HZ;
 
-	if (copy_from_user(&ts, req, sizeof(ts)))
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
-		return -EINVAL;
-	uint64_t ns_per_tick = 1000000000 / HZ;
-	uint64_t ticks = (uint64_t)ts.tv_sec * HZ + ((uint64_t)ts.tv_nsec + ns_per_tick - 1) / ns_per_tick;
-	uint64_t until = jiffies + ticks + 1; /* a partial tick has passed already */
+	if (deadline_ns <= now)
+		return 0;
+	/* Round up to whole ticks, plus one: part of this tick has gone. */
+	uint64_t until = jiffies + (deadline_ns - now + ns_per_tick - 1) / ns_per_tick + 1;
 	if (sleep_until(until) == 0)
 		return 0;
-	if (rem) {
-		uint64_t left = until > jiffies ? until - jiffies : 0;
-		struct timespec r = { left / HZ, left % HZ * ns_per_tick };
-		if (copy_to_user(rem, &r, sizeof(r)))
-			return -EFAULT;
-	}
+	now = ktime_get_ns();
+	*left_ns = deadline_ns > now ? deadline_ns - now : 0;
 	/* EINTR if a handler runs; otherwise (a stop and continue) the sleep
 	 * starts again - Linux would go on with the time that was left. */
 	return -ERESTARTNOHAND;
+}
+
+static int get_timespec(struct timespec *ts, const struct timespec __user *uts)
+{
+	if (copy_from_user(ts, uts, sizeof(*ts)))
+		return -EFAULT;
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000)
+		return -EINVAL;
+	return 0;
+}
+
+static int put_left(uint64_t left_ns, struct timespec __user *rem)
+{
+	struct timespec r = { left_ns / 1000000000, left_ns % 1000000000 };
+
+	return rem ? copy_to_user(rem, &r, sizeof(r)) : 0;
+}
+
+long sys_nanosleep(const struct timespec __user *req, struct timespec __user *rem)
+{
+	struct timespec ts;
+	uint64_t left = 0;
+	int err = get_timespec(&ts, req);
+
+	if (err)
+		return err;
+	long ret = sleep_until_ns(ktime_get_ns() + ts.tv_sec * 1000000000ULL + ts.tv_nsec, &left);
+	if (ret && put_left(left, rem))
+		return -EFAULT;
+	return ret;
+}
+
+#define TIMER_ABSTIME 1
+
+/* glibc's nanosleep and sleep come here. */
+long sys_clock_nanosleep(int clock, int flags, const struct timespec __user *req,
+			 struct timespec __user *rem)
+{
+	struct timespec ts, now;
+	uint64_t left = 0, deadline;
+	int err;
+
+	if (clock == CLOCK_THREAD_CPUTIME_ID)
+		return -EINVAL;
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME &&
+	    clock != CLOCK_PROCESS_CPUTIME_ID)
+		return -EINVAL;
+	err = get_timespec(&ts, req);
+	if (err)
+		return err;
+	deadline = ktime_get_ns();
+	if (flags & TIMER_ABSTIME) {
+		/* An absolute time on the given clock, as a monotonic deadline. */
+		if (clock == CLOCK_REALTIME)
+			ktime_get_real(&now);
+		else
+			ktime_get_monotonic(&now);
+		int64_t delta = (ts.tv_sec - now.tv_sec) * 1000000000LL + (ts.tv_nsec - now.tv_nsec);
+		deadline += delta > 0 ? (uint64_t)delta : 0;
+	} else {
+		deadline += ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	}
+	long ret = sleep_until_ns(deadline, &left);
+	/* An absolute sleep has nothing to report in rem. */
+	if (ret && !(flags & TIMER_ABSTIME) && put_left(left, rem))
+		return -EFAULT;
+	return ret;
+}
+
+long sys_clock_getres(int clock, struct timespec __user *res)
+{
+	struct timespec r = { 0, 1 }; /* the TSC clock counts nanoseconds */
+
+	if (clock < CLOCK_REALTIME || clock > CLOCK_BOOTTIME)
+		return -EINVAL;
+	if (clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE)
+		r.tv_nsec = 1000000000 / HZ;
+	return res ? copy_to_user(res, &r, sizeof(r)) : 0;
 }
