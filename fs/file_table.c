@@ -87,6 +87,22 @@ void fput(struct file *file)
 	kfree(file);
 }
 
+int file_mmap_check(struct file *file, bool shared_write)
+{
+	struct inode *inode = file->f_inode;
+	unsigned long magic = inode->i_sb ? inode->i_sb->s_magic : 0;
+
+	if (file->f_mode & FMODE_PATH)
+		return -EBADF;
+	if (shared_write && !(file->f_mode & FMODE_WRITE))
+		return -EACCES;
+	if (!(file->f_mode & FMODE_READ))
+		return -EACCES;
+	if (!S_ISREG(inode->i_mode) || (magic != RAMFS_MAGIC && magic != TMPFS_MAGIC))
+		return -ENODEV;
+	return 0;
+}
+
 void nonseekable_open(struct file *file)
 {
 	file->f_mode &= ~(FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE);

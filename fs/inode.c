@@ -84,8 +84,20 @@ int generic_permission(struct inode *inode, int mask, uid_t uid, gid_t gid)
 	return -EACCES;
 }
 
+int may_write_sb(struct inode *inode)
+{
+	mode_t m = inode->i_mode;
+
+	if (inode->i_sb && (inode->i_sb->s_flags & SB_RDONLY) && (S_ISREG(m) || S_ISDIR(m) || S_ISLNK(m)))
+		return -EROFS;
+	return 0;
+}
+
+/* A read-only filesystem refuses writing before any permission is looked at. */
 int inode_permission(struct inode *inode, int mask)
 {
+	if ((mask & MAY_WRITE) && may_write_sb(inode))
+		return -EROFS;
 	return generic_permission(inode, mask, current_fsuid(), current_fsgid());
 }
 

@@ -20,8 +20,12 @@
  * still open stay usable until closed, and the super block goes with the
  * last inode (fs/super.c).
  *
- * Not done: bind mounts and MS_MOVE (EINVAL), read-only mounts (MS_RDONLY
- * is shown in /proc/mounts and statfs but not enforced), mount namespaces.
+ * MS_RDONLY makes the filesystem refuse changes with EROFS (the check is in
+ * inode_permission and the attribute calls); a remount can switch it. A
+ * file already open for writing can still be written after a remount
+ * read-only (Linux refuses such a remount with EBUSY).
+ *
+ * Not done: bind mounts and MS_MOVE (EINVAL), mount namespaces.
  */
 #include "proc_internal.h"
 #include <mm.h>
@@ -297,6 +301,10 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 		err = -EINVAL;
 	} else if (!S_ISDIR(target->d_inode->i_mode)) {
 		err = -ENOTDIR;
+	} else if (target->d_flags & DCACHE_DETACHED) {
+		/* /proc/PID/...: the next lookup makes a new dentry, so the mount
+		 * could never be seen, nor unmounted. */
+		err = -EINVAL;
 	} else {
 		err = do_new_mount(target, ktype, dev, flags, kdata);
 	}

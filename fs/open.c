@@ -85,7 +85,9 @@ long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 	putname(path);
 	if (err)
 		return err;
-	if (flags & AT_EACCESS)
+	if ((mode & MAY_WRITE) && may_write_sb(d->d_inode))
+		err = -EROFS;
+	else if (flags & AT_EACCESS)
 		err = generic_permission(d->d_inode, mode, current->euid, current->egid);
 	else
 		err = generic_permission(d->d_inode, mode, current->uid, current->gid);
@@ -204,6 +206,8 @@ long sys_ftruncate(int fd, loff_t length)
 
 static long chmod_common(struct inode *inode, mode_t mode)
 {
+	if (may_write_sb(inode))
+		return -EROFS;
 	if (!inode_owner_or_capable(inode))
 		return -EPERM;
 	mode &= 07777;
@@ -255,6 +259,8 @@ static long chown_common(struct inode *inode, uid_t uid, gid_t gid)
 {
 	bool root = current_fsuid() == 0;
 
+	if (may_write_sb(inode))
+		return -EROFS;
 	if (uid != (uid_t)-1 && uid != inode->i_uid && !root)
 		return -EPERM;
 	if (gid != (gid_t)-1 && gid != inode->i_gid && !root &&

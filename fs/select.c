@@ -12,10 +12,11 @@
  * Interrupts stay off from the last look to the sleep, so a byte typed on
  * the console in between cannot be missed.
  *
- * Timeouts are kept in jiffies (HZ = 100): a timeout is rounded up to whole
- * ticks and one tick is added for the tick already under way, as nanosleep
- * does, so the call never returns early. ppoll, select and pselect6 write
- * the time that was left back to the caller, as Linux does.
+ * A timeout is a deadline on the monotonic clock (ktime_get_ns). The timer
+ * tick wakes the sleeper (wake_at, in jiffies, rounded up); the deadline is
+ * then checked against the clock itself, so the call never returns early
+ * even when QEMU delivers a burst of late ticks. ppoll, select and pselect6
+ * write the time that was left back to the caller, as Linux does.
  *
  * ppoll and pselect6 take a signal mask for the duration of the call. It is
  * installed with restore_mask set, so that a handler for a signal that the
@@ -27,6 +28,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signum.h>
+#include <timekeeping.h>
 #include <uaccess.h>
 #include <x86.h>
 
@@ -47,7 +49,7 @@ void poll_wakeup(void *chan)
 
 struct poll_timeout {
 	bool forever;           /* no timeout: wait until ready or a signal */
-	uint64_t end;           /* jiffies at which to give up */
+	uint64_t end_ns;        /* ktime_get_ns() at which to give up */
 	int64_t ns;             /* the timeout asked for, to report what is left */
 };
 
@@ -58,16 +60,20 @@ static void set_timeout(struct poll_timeout *to, int64_t sec, int64_t nsec)
 	if (to->forever)
 		return;
 	to->ns = sec * NSEC_PER_SEC + nsec;
-	uint64_t ticks = (uint64_t)(to->ns + NSEC_PER_TICK - 1) / NSEC_PER_TICK;
-	to->end = jiffies + (ticks ? ticks + 1 : 0);
+	to->end_ns = ktime_get_ns() + to->ns;
 }
 
 /* Nanoseconds left of the timeout, at most what was asked for. */
 static int64_t time_left(const struct poll_timeout *to)
 {
-	uint64_t now = jiffies;
-	int64_t left = to->end > now ? (int64_t)(to->end - now) * NSEC_PER_TICK : 0;
-	return MIN(left, to->ns);
+	uint64_t now = ktime_get_ns();
+	return now < to->end_ns ? (int64_t)(to->end_ns - now) : 0;
+}
+
+/* The tick at which to look again: after the deadline, never before. */
+static uint64_t wake_tick(const struct poll_timeout *to)
+{
+	return jiffies + (uint64_t)(time_left(to) + NSEC_PER_TICK - 1) / NSEC_PER_TICK + 1;
 }
 
 /* A user timespec: -EFAULT, -EINVAL for a negative or malformed one. */
@@ -135,7 +141,7 @@ static long do_poll_loop(long (*scan)(void *arg), void *arg, struct poll_timeout
 		uint64_t flags = irq_save();
 		long count = scan(arg);
 
-		if (count || (!to->forever && jiffies >= to->end)) {
+		if (count || (!to->forever && time_left(to) == 0)) {
 			irq_restore(flags);
 			return count;
 		}
@@ -143,7 +149,7 @@ static long do_poll_loop(long (*scan)(void *arg), void *arg, struct poll_timeout
 			irq_restore(flags);
 			return -ERESTARTNOHAND;
 		}
-		current->wake_at = to->forever ? 0 : to->end;
+		current->wake_at = to->forever ? 0 : wake_tick(to);
 		sleep_on(&poll_waiters);
 		current->wake_at = 0;
 		irq_restore(flags);

@@ -26,6 +26,8 @@ static long utimes_common(struct inode *inode, struct timespec *times)
 	struct timespec now;
 	bool only_now = !times || (times[0].tv_nsec == UTIME_NOW && times[1].tv_nsec == UTIME_NOW);
 
+	if (may_write_sb(inode))
+		return -EROFS;
 	if (only_now) {
 		if (!inode_owner_or_capable(inode) && inode_permission(inode, MAY_WRITE))
 			return -EACCES;

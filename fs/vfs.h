@@ -26,9 +26,13 @@
  * An inode is freed when nothing refers to it and its link count is 0, so a
  * file removed while open lives on until its last close, as in Unix.
  *
- * Mounts (issue 4): a dentry with d_mounted set is covered by the root of
- * another filesystem; that root's d_covers points back. Path lookup and
- * getcwd already cross these links; mount(2) only has to set them.
+ * Mounts: a dentry with d_mounted set is covered by the root of another
+ * filesystem; that root's d_covers points back. Path lookup and getcwd
+ * cross these links; mount(2) sets them (fs/namespace.c).
+ *
+ * Filesystems: ramfs.c (the root, and "ramfs"/"tmpfs" mounts), proc_*.c
+ * (procfs), pipe.c (pipefs, the inodes of pipes). Open files that can make
+ * a reader or writer wait (pipes, the tty) also answer ->poll (select.c).
  */
 #pragma once
 #include <errno.h>
@@ -49,7 +53,7 @@ struct super_block {
 	struct dentry *s_root;
 	const char *s_type;     /* "rootfs", "ramfs", "tmpfs", "proc", "pipefs" */
 	unsigned long s_magic;  /* statfs's f_type: RAMFS_MAGIC, ... */
-	unsigned long s_flags;  /* MS_RDONLY, ... as mounted */
+	unsigned long s_flags;  /* SB_RDONLY, ... as mounted (mount(2)'s MS_* values) */
 	/*
 	 * Inodes of pipefs and proc exist only while something uses them:
 	 * they are freed at their last reference whatever i_nlink says
@@ -69,6 +73,12 @@ struct super_block {
 #define TMPFS_MAGIC 0x01021994
 #define PROC_SUPER_MAGIC 0x9fa0
 #define PIPEFS_MAGIC 0x50495045
+
+#define SB_RDONLY 1             /* read-only: writes give EROFS */
+
+/* -EROFS if inode is on a read-only filesystem and is a file, directory or
+ * symlink (devices and FIFOs can still be written), else 0. */
+int may_write_sb(struct inode *inode);
 
 /* A new anonymous device number 0:N for a filesystem with no disk. */
 dev_t get_anon_dev(void);

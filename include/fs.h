@@ -102,6 +102,15 @@ gid_t inode_gid(const struct inode *inode);
 loff_t inode_size(const struct inode *inode);
 /* 0 or -EACCES, for current's credentials; mask is MAY_*. */
 int inode_permission(struct inode *inode, int mask);
+/*
+ * mmap's questions to an open file, in Linux's order (do_mmap): -EBADF for
+ * an O_PATH descriptor (Linux's fget does not return those); -EACCES if a
+ * shared writable mapping is asked of a file not open for writing, or if
+ * the file is not open for reading; -ENODEV if its data cannot be mapped
+ * (Linux: no f_op->mmap): only regular files of ramfs and tmpfs can. 0:
+ * the mapping may read it page by page with kernel_read (mm/fault.c).
+ */
+int file_mmap_check(struct file *file, bool shared_write);
 /* Executing a file and writing it exclude each other (ETXTBSY). */
 int deny_write_access(struct file *file);  /* 0 or -ETXTBSY */
 void allow_write_access(struct file *file);

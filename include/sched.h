@@ -56,6 +56,7 @@ struct rlimit {
 
 #define TASK_COMM_LEN 16
 #define KSTACK_PAGES 4
+#define NGROUPS_KEPT 32 /* supplementary groups; Linux allows 65536 */
 #define KSTACK_SIZE (KSTACK_PAGES * PAGE_SIZE)
 
 struct task {
@@ -77,8 +78,11 @@ struct task {
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
 	uint64_t clear_child_tid;
-	uid_t uid, euid;
-	gid_t gid, egid;
+	/* Credentials: real, effective and saved ids (kernel/cred.c). */
+	uid_t uid, euid, suid;
+	gid_t gid, egid, sgid;
+	int ngroups;
+	gid_t groups[NGROUPS_KEPT];
 
 	void *wait_chan;        /* what a sleeping task waits for */
 	uint64_t wake_at;       /* jiffies to wake at, 0 for none */

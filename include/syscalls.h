@@ -53,10 +53,14 @@
 	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
 	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \
 	X(62, kill) X(200, tkill) X(234, tgkill) X(34, pause)                  \
+	/* kernel/cred.c */                                                    \
+	X(102, getuid) X(107, geteuid) X(104, getgid) X(108, getegid)          \
+	X(105, setuid) X(106, setgid) X(113, setreuid) X(114, setregid)        \
+	X(117, setresuid) X(118, getresuid) X(119, setresgid)                  \
+	X(120, getresgid) X(115, getgroups) X(116, setgroups)                  \
 	/* kernel/sys.c */                                                     \
-	X(39, getpid) X(186, gettid) X(110, getppid) X(102, getuid)           \
-	X(107, geteuid)                                                        \
-	X(104, getgid) X(108, getegid) X(63, uname) X(99, sysinfo)             \
+	X(39, getpid) X(186, gettid) X(110, getppid) X(63, uname)              \
+	X(99, sysinfo)                                                         \
 	X(169, reboot) X(318, getrandom) X(158, arch_prctl)                    \
 	X(218, set_tid_address) X(24, sched_yield) X(111, getpgrp)             \
 	X(121, getpgid) X(109, setpgid) X(112, setsid) X(124, getsid)          \

@@ -56,6 +56,7 @@ void do_exit(int status)
 		init_exited(status);
 	if (t->clear_child_tid)
 		put_user_u32(0, (void __user *)t->clear_child_tid);
+	disassociate_ctty(); /* a session leader lets go of its terminal */
 	if (t->files)
 		files_put(t->files);
 	t->files = NULL;

@@ -55,8 +55,10 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 	child->parent = parent;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
-	child->uid = parent->uid, child->euid = parent->euid;
-	child->gid = parent->gid, child->egid = parent->egid;
+	child->uid = parent->uid, child->euid = parent->euid, child->suid = parent->suid;
+	child->gid = parent->gid, child->egid = parent->egid, child->sgid = parent->sgid;
+	child->ngroups = parent->ngroups;
+	memcpy(child->groups, parent->groups, sizeof(child->groups));
 	child->fs_base = flags & CLONE_SETTLS ? tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
 	memcpy(child->sigaction, parent->sigaction, sizeof(child->sigaction));

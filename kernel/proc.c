@@ -61,22 +61,27 @@ struct task *alloc_task(void)
 	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	fpu_clear(&t->fpu);
 	t->state = TASK_SLEEPING; /* not runnable until its creator says so */
-	/* Append, so that the scheduler's round robin follows creation order. */
+	/* Append, so that the scheduler's round robin follows creation order.
+	 * Interrupts off: the tty's ^C walks this list from its interrupt. */
+	uint64_t irq = irq_save();
 	struct task **p = &task_list;
 	while (*p)
 		p = &(*p)->next_task;
 	*p = t;
+	irq_restore(irq);
 	return t;
 }
 
 void free_task(struct task *t)
 {
+	uint64_t irq = irq_save();
 	for (struct task **p = &task_list; *p; p = &(*p)->next_task) {
 		if (*p == t) {
 			*p = t->next_task;
 			break;
 		}
 	}
+	irq_restore(irq);
 	free_pages(t->kstack, KSTACK_PAGES);
 	kfree(t);
 	nr_tasks--;

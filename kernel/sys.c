@@ -19,10 +19,6 @@ long sys_getpid(void) { return current->pid; }
 /* One thread per process: the thread id is the pid. */
 long sys_gettid(void) { return current->pid; }
 long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
-long sys_getuid(void) { return current->uid; }
-long sys_geteuid(void) { return current->euid; }
-long sys_getgid(void) { return current->gid; }
-long sys_getegid(void) { return current->egid; }
 long sys_getpgrp(void) { return current->pgid; }
 
 long sys_sched_yield(void)

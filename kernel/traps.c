@@ -167,6 +167,11 @@ static void page_fault(struct trapframe *tf)
 			send_sig(SIGKILL, current);
 			if (trap_from_user(tf))
 				return;
+		} else if (err == -EIO && trap_from_user(tf)) {
+			/* A page of a file mapping past the end of the file:
+			 * SIGBUS, which Linux does not log. */
+			send_sig(SIGBUS, current);
+			return;
 		} else if (trap_from_user(tf)) {
 			user_fault(tf, cr2);
 			return;

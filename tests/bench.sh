@@ -59,7 +59,7 @@ boot() {
 
 [ -f "$KERNEL" ] || { echo "bench.sh: $KERNEL is missing: run make first" >&2; exit 2; }
 busybox=
-if cpio -it --quiet < "$INITRD" | grep -qx '\(\./\)\?bin/busybox'; then
+if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?bin/busybox' > /dev/null; then
 	busybox=" ; /bench $BUSYBOX_CYCLES /bin/true"
 fi
 boot "our kernel" "$KERNEL"

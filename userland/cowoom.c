@@ -10,14 +10,23 @@
  * Not for Linux: its OOM killer picks its victim by its own rules, and
  * memory figures differ anyway.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define PAGE 4096
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/* The linker's marks around this program's image (its segments follow
+ * each other with no gap). */
+extern char __executable_start[], end[];
 
 static unsigned long free_kib(void)
 {
@@ -31,9 +40,12 @@ int main(void)
 {
 	size_t size = (size_t)free_kib() * 1024 / 3 * 2;
 	/* malloc's bookkeeping, the kernel's heap (a slab page for a kind
-	 * of object it had none of) and this stack take memory the first
-	 * time and keep it: warm them up, so that "before" and "after"
-	 * differ only by what this test would leak. */
+	 * of object it had none of), this stack and this program's own
+	 * pages (read from its file when first touched: demand paging)
+	 * take memory the first time and keep it: warm them up, so that
+	 * "before" and "after" differ only by what this test would leak. */
+	uintptr_t image = (uintptr_t)__executable_start & -PAGE;
+	madvise((void *)image, (uintptr_t)end - image, MADV_POPULATE_READ);
 	static void *volatile warm_block; /* volatile: not optimised away */
 	warm_block = malloc(size);
 	free(warm_block);

@@ -60,6 +60,7 @@ int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len) { (void)mm, (void
 size_t nr_total_pages(void) { return 65536; }
 size_t nr_free_pages(void) { return 32768; }
 void ktime_get_monotonic(struct timespec *ts) { ts->tv_sec = 12; ts->tv_nsec = 340000000; }
+uint64_t ktime_get_ns(void) { struct timespec ts; clock_gettime(1, &ts); return ts.tv_sec * 1000000000ULL + ts.tv_nsec; }
 int nr_tasks = 1, max_tasks = 1024;
 void machine_power_off(void) { printf("power off\n"); exit(0); }
 void machine_restart(void) { printf("restart\n"); exit(0); }

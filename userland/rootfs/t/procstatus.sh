@@ -16,7 +16,7 @@ grep -q "^PPid:[[:space:]]*$$\$" /proc/$pid/status && echo "PPid of the backgrou
 [ "$(readlink /proc/self)" != "$$" ] && echo "/proc/self is the reader (readlink), not the shell"
 tr '\0' ' ' < /proc/$pid/cmdline; echo
 kill $pid
-wait $pid
+wait $pid 2> /dev/null # (no "Terminated" report: see killed.sh)
 echo "sleep killed: status $?"
 [ -d /proc/$pid ] || echo "reaped: its /proc directory is gone"
 umount /proc && echo "umount /proc: done"
