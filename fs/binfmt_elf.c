@@ -100,19 +100,31 @@ static unsigned elf_prot(uint32_t p_flags)
 }
 
 /*
- * Map one PT_LOAD segment into mm and fill it, as Linux's mmap of the file
- * plus its bss would: the pages from PAGESTART(p_vaddr) hold the file from
- * PAGESTART(p_offset); the bss (p_filesz..p_memsz) is zero. An area that
- * was already there is replaced (MAP_FIXED). Linux maps the file's pages;
- * we copy them, so bytes past the end of the file read as zero where Linux
- * would raise SIGBUS. page is a scratch page.
+ * Map one PT_LOAD segment into mm, as Linux's mmap of the file plus its bss
+ * does. Nothing is read here: the pages come from the file when the program
+ * first touches them (demand paging, mm/fault.c), so a 2 MB program that
+ * runs for a moment reads only the pages it uses. Two areas, replacing
+ * whatever was there (MAP_FIXED):
+ *
+ *   [PAGESTART(p_vaddr), PAGEALIGN(p_vaddr + p_filesz))   file-backed
+ *       shows the file from PAGESTART(p_offset). If the segment has a bss
+ *       (p_memsz > p_filesz), the area reads zeros from file offset
+ *       p_offset + p_filesz on, so the bss's start in the last file page is
+ *       zero (Linux's padzero); without one, that page shows the file to
+ *       its end, as Linux's does. A page past the end of the file is SIGBUS
+ *       to touch, as in Linux.
+ *   [that end, PAGEALIGN(p_vaddr + p_memsz))               anonymous
+ *       the rest of the bss, demand-zero.
+ *
+ * The file areas hold references to the file (include/vm.h), so they keep
+ * reading it after exec's own reference is gone.
  */
-static int elf_map(struct file *file, struct mm *mm, const Elf64_Phdr *ph, void *page)
+static int elf_map(struct file *file, struct mm *mm, const Elf64_Phdr *ph)
 {
 	uint64_t pageoff = ph->p_vaddr & ~PAGE_MASK;
 	uint64_t start = ph->p_vaddr - pageoff;
-	uint64_t end, file_end, va;
-	loff_t pos;
+	uint64_t end, file_map_end, file_end;
+	unsigned prot = elf_prot(ph->p_flags);
 	int err;
 
 	/* Linux's checks after its mmap; every one is EINVAL. */
@@ -127,37 +139,18 @@ static int elf_map(struct file *file, struct mm *mm, const Elf64_Phdr *ph, void 
 		return 0;
 
 	end = ALIGN_UP(ph->p_vaddr + ph->p_memsz, PAGE_SIZE);
-	err = vma_map(mm, start, end - start, elf_prot(ph->p_flags));
-	if (err)
-		return err;
-	if (ph->p_filesz == 0)
-		return 0;
-
-	/*
-	 * The file's bytes. Without a bss the mapping shows the file up to
-	 * the end of the last page; with one, the bytes from p_filesz on are
-	 * zero (Linux's padzero). The area is new, so unwritten bytes are 0.
-	 */
-	file_end = ph->p_vaddr + ph->p_filesz;
-	if (ph->p_memsz == ph->p_filesz)
-		file_end = ALIGN_UP(file_end, PAGE_SIZE);
-	pos = ph->p_offset - pageoff;
-	for (va = start; va < file_end;) {
-		size_t n = MIN(PAGE_SIZE, file_end - va);
-		ssize_t got = kernel_read(file, page, n, pos);
-
-		if (got < 0)
-			return got;
-		if (got > 0) {
-			err = mm_write(mm, va, page, got);
-			if (err)
-				return err;
-		}
-		if ((size_t)got < n)
-			break; /* the end of the file: the rest stays zero */
-		va += n;
-		pos += n;
+	file_map_end = start;
+	if (ph->p_filesz > 0) {
+		file_map_end = ALIGN_UP(ph->p_vaddr + ph->p_filesz, PAGE_SIZE);
+		file_end = ph->p_memsz > ph->p_filesz ? ph->p_offset + ph->p_filesz
+						      : VM_FILE_END_NONE;
+		err = vma_map_file(mm, start, file_map_end - start, prot, file,
+				   (ph->p_offset - pageoff) / PAGE_SIZE, file_end);
+		if (err)
+			return err;
 	}
+	if (end > file_map_end)
+		return vma_map(mm, file_map_end, end - file_map_end, prot);
 	return 0;
 }
 
@@ -168,7 +161,6 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	int executable_stack = EXSTACK_DEFAULT;
 	uint64_t elf_brk, start_code, end_code, start_data, end_data;
 	uint64_t e_entry, phdr_addr = 0, load_bias = 0;
-	void *page = NULL;
 	struct mm *mm;
 	int retval, i;
 
@@ -204,11 +196,6 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		}
 	}
 
-	page = alloc_page(); /* scratch for elf_map, taken while we can still fail */
-	retval = -ENOMEM;
-	if (!page)
-		goto out_free_ph;
-
 	/* ---- THE POINT OF NO RETURN: from here, a failure kills. ---- */
 	retval = begin_new_exec(bprm);
 	if (retval)
@@ -228,7 +215,7 @@ static int load_elf_binary(struct linux_binprm *bprm)
 
 		if (elf_ppnt->p_type != PT_LOAD)
 			continue;
-		retval = elf_map(bprm->file, mm, elf_ppnt, page);
+		retval = elf_map(bprm->file, mm, elf_ppnt);
 		if (retval)
 			goto out_free_ph;
 
@@ -277,8 +264,6 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	start_thread(current->tf, e_entry, bprm->p);
 	retval = 0;
 out_free_ph:
-	if (page)
-		free_page(page);
 	kfree(elf_phdata);
 out:
 	return retval;

@@ -7,6 +7,10 @@
  *     of page pointers indexed by offset / PAGE_SIZE. The array grows by
  *     doubling; a missing page (a hole) reads as zeros. Bytes past i_size
  *     inside a page are always zero, so growing a file never shows old data.
+ *     These pages are the file's page cache: mmap maps them as they are
+ *     (find_get_page, for mm/fault.c), so a page may have other owners
+ *     than the file. The file holds one reference to each (put_page, never
+ *     free_page): a page truncated away stays with whoever maps it.
  *   - a directory is its list of child dentries (see dcache.c); its size is
  *     reported as tmpfs does (20 bytes an entry, 40 when empty), or as 0 on
  *     a filesystem mounted as "ramfs", like Linux's ramfs.
@@ -152,7 +156,7 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 		return -EINVAL;
 	for (size_t i = keep; i < inode->i_page_slots; i++) {
 		if (inode->i_pages[i]) {
-			free_page(inode->i_pages[i]);
+			put_page(inode->i_pages[i]); /* mappings may keep it */
 			inode->i_pages[i] = NULL;
 			account_pages(inode, -1);
 		}
@@ -169,12 +173,25 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 	return 0;
 }
 
+void *find_get_page(struct file *file, uint64_t index)
+{
+	struct inode *inode = file->f_inode;
+	void *page;
+
+	if (inode->i_op != &ramfs_file_iops || index >= inode->i_page_slots)
+		return NULL;
+	page = inode->i_pages[index];
+	if (page)
+		get_page(page);
+	return page;
+}
+
 /* The inode is going away: give back its pages and its link target. */
 static void ramfs_evict(struct inode *inode)
 {
 	for (size_t i = 0; i < inode->i_page_slots; i++) {
 		if (inode->i_pages[i]) {
-			free_page(inode->i_pages[i]);
+			put_page(inode->i_pages[i]);
 			account_pages(inode, -1);
 		}
 	}

@@ -111,6 +111,16 @@ int inode_permission(struct inode *inode, int mask);
  * the mapping may read it page by page with kernel_read (mm/fault.c).
  */
 int file_mmap_check(struct file *file, bool shared_write);
+/*
+ * The page cache (Linux's find_get_page): the page holding bytes
+ * [index * PAGE_SIZE, (index + 1) * PAGE_SIZE) of a regular file of the
+ * in-memory filesystem, with a reference for the caller (put_page). NULL
+ * for a hole, or a file whose data is not kept in pages: read a copy with
+ * kernel_read. The page stays the file's: a write to the file changes it in
+ * place (every mapping of it sees the change, as in Linux); bytes past the
+ * end of the file in it are zero. A mapping must never write into it.
+ */
+void *find_get_page(struct file *file, uint64_t index);
 /* Executing a file and writing it exclude each other (ETXTBSY). */
 int deny_write_access(struct file *file);  /* 0 or -ETXTBSY */
 void allow_write_access(struct file *file);

@@ -3,9 +3,12 @@
  *
  * A struct mm is one process's view of user memory: a 4-level page table
  * whose upper half is shared with the kernel, and a sorted list of areas
- * (struct vma). Anonymous areas are filled with zero pages on first touch by
- * the page-fault handler; callers that need a page present now (the ELF
- * loader, the exec stack) use mm_write().
+ * (struct vma). No area gets its frames when it is made: the page-fault
+ * handler supplies each page on first touch (demand paging). An anonymous
+ * area's pages come zeroed; a file-backed area's (mmap of a file, the ELF
+ * loader's segments) come from the file then: the file's own page, shared
+ * copy-on-write, or a copy (see mm/fault.c). Callers that need a
+ * page present now (the exec stack) use mm_write().
  */
 #pragma once
 #include <kernel.h>
@@ -23,11 +26,34 @@
 /* Kinds of area, for /proc and for brk's bookkeeping. */
 #define VM_STACK 0x100
 #define VM_HEAP 0x200
+/* A MAP_SHARED mapping of a file. It may never become writable (mprotect
+ * says EACCES): a shared writable mapping would have to write back to the
+ * file, which this kernel does not do (see mm/mmap.c). */
+#define VM_SHARED 0x400
+
+struct file;
+
+/* vm_file_end of an area that shows the file up to its end (mmap). */
+#define VM_FILE_END_NONE UINT64_MAX
 
 struct vma {
 	uint64_t start, end; /* [start, end), page aligned */
 	unsigned flags;      /* VM_* */
-	struct vma *next;    /* sorted by address */
+	/*
+	 * A file-backed area (vm_file not NULL; Linux's names). Page va shows
+	 * the file's bytes from offset vm_pgoff * PAGE_SIZE + (va - start),
+	 * from the first touch on (mm/fault.c: filemap_fault), and zeros from
+	 * file offset vm_file_end on: that is how the last page of an ELF
+	 * data segment shows its bss as zeros.
+	 * A page that starts at or past the end of the file cannot be given:
+	 * touching it is SIGBUS, as in Linux. The area holds a reference to
+	 * vm_file (get_file), dropped when the area goes (fput). NULL: an
+	 * anonymous area, demand-zero.
+	 */
+	struct file *vm_file;
+	uint64_t vm_pgoff;     /* in pages, as Linux's */
+	uint64_t vm_file_end;  /* a file offset, or VM_FILE_END_NONE */
+	struct vma *next;      /* sorted by address */
 };
 
 struct mm {
@@ -67,6 +93,16 @@ void paging_init(void);
  * Returns 0 or -errno (-ENOMEM, -EINVAL).
  */
 int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags);
+/*
+ * The same for an area backed by file (see struct vma): its first page
+ * shows the file from offset pgoff * PAGE_SIZE, and bytes from file offset
+ * file_end on read as zero (VM_FILE_END_NONE: up to the end of the file).
+ * The area takes its own reference to file; the caller keeps its own.
+ * Nothing is read now: the pages come from the file when first touched.
+ * Returns 0 or -errno (-ENOMEM, -EINVAL).
+ */
+int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+		 struct file *file, uint64_t pgoff, uint64_t file_end);
 int vma_unmap(struct mm *mm, uint64_t start, uint64_t len);
 int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot);
 struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NULL */
@@ -75,11 +111,13 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t len);
 
 /*
  * Copy into another address space (or the current one) through its page
- * tables, faulting in pages of existing areas as needed, ignoring their
- * write permission: this is how exec fills a new image before it runs.
+ * tables, faulting in pages of existing areas as needed (from their file,
+ * for a file-backed area), ignoring their write permission: this is how
+ * exec fills the new stack.
  * mm_write never writes into a frame shared with another address space: it
  * copies it first, as a write fault would (copy-on-write).
- * Returns 0 or -EFAULT (no area) or -ENOMEM.
+ * Returns 0 or -EFAULT (no area, or a file page past the end of its file)
+ * or -ENOMEM.
  */
 int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len);
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len);
@@ -89,6 +127,8 @@ int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len);
  * fault in user mode or in the kernel's user-copy routines. err is the
  * CPU's error code. Returns 0 if a page was supplied (demand paging) or
  * copied (copy-on-write) and the access may be retried, -EFAULT if the
- * access is not allowed, -ENOMEM if memory for the page ran out.
+ * access is not allowed (SIGSEGV), -EIO if the page lies past the end of
+ * its file or the file could not be read (SIGBUS), -ENOMEM if memory for
+ * the page ran out.
  */
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);

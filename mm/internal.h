@@ -113,9 +113,14 @@ int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
 
 /* ---- mm/fault.c ---- */
 
-/* Make sure the page holding va (inside area v) has a frame; returns its
- * last-level entry, or NULL if out of memory. */
-uint64_t *fault_in_page(struct mm *mm, const struct vma *v, uint64_t va);
+/*
+ * Make sure the page va (inside area v) has a frame: a zeroed one, or for a
+ * file-backed area the file's bytes: for a read (!write), maybe the file's
+ * own page, shared and mapped without PTE_W (see mm/fault.c). 0 with its
+ * last-level entry in *pte; -ENOMEM; -EIO for a file page past the end of
+ * the file, or a read error (the access is then SIGBUS).
+ */
+int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, uint64_t **pte);
 /*
  * Give mm its own copy of the frame that *pte (the entry of page va, inside
  * area v) maps, if it is shared, and then the area's full rights (PTE_W if

@@ -6,10 +6,25 @@
  *  - These are thin: they check arguments the way Linux does (same errno
  *    for the same mistake, in the same order) and call the area functions
  *    of mm/vm.c.
- *  - Only anonymous memory exists so far. MAP_SHARED is accepted but
- *    behaves as MAP_PRIVATE (after fork, parent and child each see their
- *    own writes), which no single-process program can tell apart. File
- *    mappings give -ENODEV.
+ *  - Anonymous memory: MAP_SHARED is accepted but behaves as MAP_PRIVATE
+ *    (after fork, parent and child each see their own writes), which no
+ *    single-process program can tell apart.
+ *  - Files: a regular file of ramfs or tmpfs can be mapped (anything else
+ *    is -ENODEV, as Linux says for a file with no mmap operation). The
+ *    area is file-backed (include/vm.h): a page comes from the file when
+ *    first touched, the file's own page mapped copy-on-write (mm/fault.c).
+ *    MAP_PRIVATE with any protection is Linux's, the file's later writes
+ *    showing in the pages the process has not written, but for two cases
+ *    no correct program relies on: a page that was a hole in the file when
+ *    first touched does not show later writes to it, and a page touched
+ *    before the file was truncated stays mapped (Linux unmaps it: SIGBUS).
+ *    MAP_SHARED is read-only here: with PROT_WRITE it is -EACCES if the
+ *    file is not open for writing (as Linux) and -ENODEV if it is (Linux
+ *    would write the changes back to the file; there is no write-back
+ *    here), and mprotect never adds PROT_WRITE to it (-EACCES). A shared
+ *    read-only mapping then differs from Linux only as a private one.
+ *    A page that lies wholly past the end of the file is SIGBUS to touch,
+ *    and bytes past the end inside the last page read as zeros, as Linux.
  *  - The heap is one area (VM_HEAP) from mm->start_brk, which exec sets, to
  *    the break rounded up to a page. brk never moves over another mapping.
  *  - None of these needs to know about copy-on-write: unmapping drops one
@@ -18,6 +33,7 @@
  *    references.
  */
 #include <errno.h>
+#include <fs.h>
 #include <mm.h>
 #include <sched.h>
 #include <vm.h>
@@ -88,11 +104,18 @@ static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
 	return get_unmapped_area(mm, len);
 }
 
+/*
+ * mmap(addr, len, prot, flags, fd, off). Anonymous memory, or the file of
+ * descriptor fd from byte offset off (a multiple of the page size): see the
+ * notes at the top for what a file mapping can be.
+ */
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off)
 {
 	struct mm *mm = current->mm;
-	(void)fd;
+	struct file *file = NULL;
+	long ret;
+
 	if (!mm)
 		return -ENOMEM;
 	unsigned long type = flags & MAP_TYPE;
@@ -101,29 +124,60 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	if (len == 0 || off % PAGE_SIZE)
 		return -EINVAL;
 	prot &= PROT_MASK; /* Linux ignores unknown bits here */
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV; /* no file mappings yet */
+	if (!(flags & MAP_ANONYMOUS)) {
+		/* Linux takes fd as an unsigned int: 2^32 - 1 is no fd. */
+		file = fget((int)(unsigned int)fd);
+		if (!file)
+			return -EBADF;
+	}
+	ret = -ENOMEM;
 	if (len > TASK_SIZE)
-		return -ENOMEM;
+		goto out;
 	len = ALIGN_UP(len, PAGE_SIZE);
+	/* The last byte mapped must have a file offset (Linux's file_mmap_ok). */
+	ret = -EOVERFLOW;
+	if (file && off > (uint64_t)INT64_MAX - len)
+		goto out;
 
 	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
 	if (fixed) {
+		ret = -EINVAL;
 		if (addr % PAGE_SIZE)
-			return -EINVAL;
+			goto out;
+		ret = -ENOMEM;
 		if (addr > TASK_SIZE - len)
-			return -ENOMEM;
+			goto out;
+		ret = -EPERM; /* the NULL page stays unmapped */
 		if (addr < MMAP_MIN_ADDR)
-			return -EPERM; /* the NULL page stays unmapped */
+			goto out;
+		ret = -EEXIST;
 		if ((flags & MAP_FIXED_NOREPLACE) && range_in_use(mm, addr, addr + len))
-			return -EEXIST;
+			goto out;
 	} else {
+		ret = -ENOMEM;
 		addr = choose_address(mm, addr, len);
 		if (!addr)
-			return -ENOMEM;
+			goto out;
 	}
-	int err = vma_map(mm, addr, len, prot);
-	return err ? err : (long)addr;
+
+	unsigned vm_flags = prot;
+	if (file) {
+		bool shared = type != MAP_PRIVATE;
+		ret = file_mmap_check(file, shared && (prot & VM_WRITE));
+		if (ret)
+			goto out;
+		ret = -ENODEV; /* a shared writable file mapping: not here */
+		if (shared && (prot & VM_WRITE))
+			goto out;
+		if (shared)
+			vm_flags |= VM_SHARED;
+	}
+	ret = vma_map_file(mm, addr, len, vm_flags, file, off / PAGE_SIZE, VM_FILE_END_NONE);
+	if (ret == 0)
+		ret = (long)addr;
+out:
+	fput(file); /* the area holds its own reference */
+	return ret;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)
@@ -299,16 +353,18 @@ static int populate(struct mm *mm, uint64_t start, uint64_t end, bool write)
 			return -EINVAL;
 		int err = handle_mm_fault(mm, va, write ? 2 : 0); /* PF_WRITE */
 		if (err)
-			return err;
+			return err == -EIO ? -EFAULT : err; /* past the end of a file, as Linux */
 	}
 	return 0;
 }
 
 /*
  * madvise(addr, len, advice). What matters to a program's results is
- * MADV_DONTNEED (and MADV_FREE, handled the same way here): the pages of
- * the range are dropped, so that they read back as zeros and their frames
- * go back to the free pool (or to their other owners, if shared). The
+ * MADV_DONTNEED (and MADV_FREE, handled the same way here, but for
+ * anonymous memory only): the pages of the range are dropped, so that they
+ * read back as zeros, or as the file's bytes again in a file-backed area,
+ * and their frames go back to the free pool (or to their other owners, if
+ * shared). The
  * populate advice faults pages in. The rest is about performance, swap or
  * core dumps, which this kernel does not have: accepted and ignored, as
  * Linux accepts it (MADV_DONTFORK and MADV_WIPEONFORK included: fork
@@ -335,10 +391,25 @@ long sys_madvise(unsigned long addr, unsigned long len, unsigned long advice)
 	/* Areas exist only below TASK_SIZE: a range above is simply unmapped. */
 	if (addr >= TASK_SIZE || !range_in_use(mm, addr, end))
 		return -ENOMEM;
-	if (advice == MADV_REMOVE)
-		return -EINVAL; /* needs a shared file mapping: there is none */
+	if (advice == MADV_REMOVE) {
+		/* Punches a hole in the file of a shared writable mapping: an
+		 * anonymous area says EINVAL, a file one EACCES (not writable
+		 * and shared: none here is), as Linux. */
+		struct vma *v = mm->vmas;
+		while (v->end <= addr) /* the first area in the range: there is one */
+			v = v->next;
+		return v->vm_file ? -EACCES : -EINVAL;
+	}
 	uint64_t mapped_end = MIN(end, TASK_SIZE);
 	int err = 0;
+	if (advice == MADV_FREE) {
+		/* Only for anonymous memory: Linux refuses a file area with
+		 * EINVAL (having freed the anonymous areas before it; here
+		 * nothing is done). */
+		for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+			if (v->end > addr && v->vm_file)
+				return -EINVAL;
+	}
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_FREE:

@@ -18,8 +18,19 @@
  *    and child share every frame, write-protected, until one of them
  *    writes (copy-on-write: see mm/fault.c, and mm/page_alloc.c for the
  *    reference counts that say how many address spaces map a frame).
+ *  - A file-backed area (vm_file, see include/vm.h) is the same kind of
+ *    area plus three fields that say where its bytes come from; only the
+ *    fault handler reads the file. The area owns one reference to the
+ *    file: every way an area comes into being (vma_map_file, a split,
+ *    fork's copy, mremap's move) takes one with get_file, and every way it
+ *    goes (vma_free: unmapped, merged into its neighbour, freed with its
+ *    mm) drops it with fput. So a program can close the descriptor, or a
+ *    file can be unlinked, and the mapping still reads it, as in Unix.
+ *    Cutting an area keeps each page's file offset: the upper part's
+ *    vm_pgoff grows by the pages of the lower part.
  */
 #include <errno.h>
+#include <fs.h>
 #include <mm.h>
 #include <string.h>
 #include <vm.h>
@@ -63,13 +74,32 @@ struct vma *vma_find(struct mm *mm, uint64_t addr)
 	return NULL;
 }
 
+/* Free an area that is in no list, with its reference to its file. */
+static void vma_free(struct vma *v)
+{
+	if (v->vm_file)
+		fput(v->vm_file);
+	kfree(v);
+}
+
+/* The vm_pgoff of the page at addr of file-backed area v. */
+static uint64_t vma_pgoff_at(const struct vma *v, uint64_t addr)
+{
+	return v->vm_pgoff + (addr - v->start) / PAGE_SIZE;
+}
+
 /* Cut v in two at addr (v->start < addr < v->end); v keeps the lower part. */
 static int vma_split(struct vma *v, uint64_t addr)
 {
 	struct vma *upper = kmalloc(sizeof(*upper));
 	if (!upper)
 		return -ENOMEM;
-	*upper = (struct vma){ .start = addr, .end = v->end, .flags = v->flags, .next = v->next };
+	*upper = *v;
+	upper->start = addr;
+	if (v->vm_file) {
+		get_file(v->vm_file); /* each part holds its own reference */
+		upper->vm_pgoff = vma_pgoff_at(v, addr);
+	}
 	v->end = addr;
 	v->next = upper;
 	return 0;
@@ -91,16 +121,26 @@ static int split_at(struct mm *mm, uint64_t start, uint64_t end)
 	return 0;
 }
 
-/* Join neighbours that touch and have the same flags. */
+/* Can n, which starts where v ends, become part of v? Same flags, and
+ * the same backing: none, or the same file continuing at the same offset. */
+static bool can_merge(const struct vma *v, const struct vma *n)
+{
+	if (v->end != n->start || v->flags != n->flags || v->vm_file != n->vm_file)
+		return false;
+	return !v->vm_file ||
+	       (vma_pgoff_at(v, v->end) == n->vm_pgoff && v->vm_file_end == n->vm_file_end);
+}
+
+/* Join neighbours that touch and are alike. */
 static void merge_areas(struct mm *mm)
 {
 	struct vma *v = mm->vmas;
 	while (v && v->next) {
 		struct vma *n = v->next;
-		if (v->end == n->start && v->flags == n->flags) {
+		if (can_merge(v, n)) {
 			v->end = n->end;
 			v->next = n->next;
-			kfree(n);
+			vma_free(n); /* v keeps its own reference to the file */
 		} else {
 			v = n;
 		}
@@ -132,7 +172,7 @@ int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 		struct vma *v = *pp;
 		if (v->start >= start) {
 			*pp = v->next;
-			kfree(v);
+			vma_free(v);
 		} else {
 			pp = &v->next;
 		}
@@ -142,7 +182,8 @@ int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 	return 0;
 }
 
-int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags)
+int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+		 struct file *file, uint64_t pgoff, uint64_t file_end)
 {
 	uint64_t end;
 	int err = user_range(start, len, &end);
@@ -157,9 +198,19 @@ int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags)
 		return err;
 	}
 	*new = (struct vma){ .start = start, .end = end, .flags = flags };
+	if (file) {
+		new->vm_file = get_file(file);
+		new->vm_pgoff = pgoff;
+		new->vm_file_end = file_end;
+	}
 	insert_area(mm, new);
 	merge_areas(mm);
 	return 0;
+}
+
+int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags)
+{
+	return vma_map_file(mm, start, len, flags, NULL, 0, 0);
 }
 
 bool fully_mapped(struct mm *mm, uint64_t start, uint64_t end)
@@ -185,6 +236,12 @@ int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
 		return -EINVAL;
 	if (!fully_mapped(mm, start, end))
 		return -ENOMEM; /* as Linux */
+	/* A shared file mapping never becomes writable (VM_SHARED). Linux
+	 * says EACCES too when the file is not open for writing; when it is,
+	 * Linux allows it and writes reach the file: not here. */
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->end > start && (v->flags & VM_SHARED) && (prot & VM_WRITE))
+			return -EACCES;
 	err = split_at(mm, start, end);
 	if (err)
 		return err;
@@ -228,9 +285,15 @@ int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
 	tlb_flush_range(mm->pml4, from, from + old_len);
 	v = vma_find(mm, from); /* the split may have made it a new area */
 	/* The moved memory is plain memory: no longer the heap brk moves,
-	 * nor a stack that grows. */
-	*new = (struct vma){ .start = to, .end = to + new_len,
-			     .flags = v->flags & ~(VM_HEAP | VM_STACK) };
+	 * nor a stack that grows. A file-backed area stays one, at the same
+	 * file offsets: its grown part shows the file further on, as in
+	 * Linux. */
+	*new = *v;
+	new->start = to;
+	new->end = to + new_len;
+	new->flags &= ~(VM_HEAP | VM_STACK);
+	if (new->vm_file)
+		get_file(new->vm_file);
 	if (!keep_old) {
 		/* A whole area now, with no pages: this cannot fail. */
 		err = vma_unmap(mm, from, old_len);
@@ -266,7 +329,7 @@ static void free_areas(struct mm *mm)
 	while (mm->vmas) {
 		struct vma *v = mm->vmas;
 		mm->vmas = v->next;
-		kfree(v);
+		vma_free(v);
 	}
 }
 
@@ -323,6 +386,8 @@ struct mm *mm_fork(struct mm *parent)
 			goto fail;
 		*copy = *v;
 		copy->next = NULL;
+		if (copy->vm_file)
+			get_file(copy->vm_file); /* the child's area holds its own */
 		*tail = copy;
 		tail = &copy->next;
 	}

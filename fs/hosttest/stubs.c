@@ -23,6 +23,10 @@ void *kzalloc(size_t n) { void *p = calloc(1, n ? n : 1); if (p) nr_allocs++; re
 void kfree(void *p) { if (p) { nr_allocs--; free(p); } }
 void *alloc_page(void) { void *p = aligned_alloc(4096, 4096); memset(p, 0, 4096); nr_pages++; return p; }
 void free_page(void *p) { nr_pages--; free(p); }
+/* ramfs drops its pages with put_page, since mmap may share them (mm/fault.c);
+ * nothing here maps one, so a page has one owner and get_page is never called. */
+void put_page(void *p) { free_page(p); }
+void get_page(void *p) { (void)p; abort(); }
 size_t strlcpy(char *d, const char *s, size_t n) { size_t l = strlen(s); if (n) { size_t c = l < n - 1 ? l : n - 1; memcpy(d, s, c); d[c] = 0; } return l; }
 char *strdup_k(const char *s) { size_t n = strlen(s) + 1; char *p = kmalloc(n); if (p) memcpy(p, s, n); return p; }
 

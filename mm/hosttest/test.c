@@ -2,9 +2,10 @@
  * test.c - host test of mm/ (see run.sh): the frame allocator, kmalloc,
  * areas and page tables, demand paging, fork and copy-on-write (reference
  * counts, write faults from user and kernel mode, mm_write, out of memory),
- * the memory system calls (brk, mmap, munmap, mprotect, mremap, madvise)
- * and the user-copy routines, each checked against free-page counts so
- * that any leak shows.
+ * the memory system calls (brk, mmap, munmap, mprotect, mremap, madvise),
+ * file-backed areas (over a fake file layer, below) and the user-copy
+ * routines, each checked against free-page counts (and file reference
+ * counts) so that any leak shows.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include <boot.h>
 #include <errno.h>
+#include <fs.h>
 #include <kernel.h>
 #include <mm.h>
 #include <sched.h>
@@ -49,6 +51,78 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+/*
+ * A fake file layer: what mm/ asks of include/fs.h. A struct file is its
+ * own inode; "descriptors" index fake_fd[]. Every reference is counted, so
+ * a test can check that the areas took and gave back theirs.
+ */
+#define CHECK_FILE(c)                                                        \
+	do {                                                                 \
+		if (!(c)) {                                                  \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); \
+			exit(1);                                             \
+		}                                                            \
+	} while (0)
+
+struct file {
+	int f_count;
+	const char *data;
+	loff_t size;
+	bool readable, writable, regular, path, read_fails;
+	void **cache; /* its page cache (find_get_page), or NULL */
+	size_t nr_cache;
+};
+#define NR_FAKE_FD 8
+static struct file *fake_fd[NR_FAKE_FD];
+static int nr_kernel_reads;
+
+struct file *get_file(struct file *f)
+{
+	CHECK_FILE(f->f_count > 0);
+	f->f_count++;
+	return f;
+}
+void fput(struct file *f)
+{
+	if (!f)
+		return;
+	CHECK_FILE(f->f_count > 0);
+	f->f_count--;
+}
+struct file *fget(int fd)
+{
+	return fd >= 0 && fd < NR_FAKE_FD && fake_fd[fd] ? get_file(fake_fd[fd]) : NULL;
+}
+struct inode *file_inode(const struct file *f) { return (struct inode *)f; }
+loff_t inode_size(const struct inode *inode) { return ((const struct file *)inode)->size; }
+ssize_t kernel_read(struct file *f, void *buf, size_t count, loff_t pos)
+{
+	nr_kernel_reads++;
+	CHECK_FILE(f->f_count > 0 && pos >= 0);
+	if (f->read_fails)
+		return -EIO;
+	if (pos >= f->size)
+		return 0;
+	size_t n = MIN(count, (size_t)(f->size - pos));
+	memcpy(buf, f->data + pos, n);
+	return n;
+}
+void *find_get_page(struct file *f, uint64_t index)
+{
+	if (!f->cache || index >= f->nr_cache || !f->cache[index])
+		return NULL;
+	get_page(f->cache[index]);
+	return f->cache[index];
+}
+int file_mmap_check(struct file *f, bool shared_write)
+{
+	if (f->path)
+		return -EBADF;
+	if ((shared_write && !f->writable) || !f->readable)
+		return -EACCES;
+	return f->regular ? 0 : -ENODEV;
+}
+
 long sys_brk(unsigned long);
 long sys_mmap(unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long);
 long sys_munmap(unsigned long, unsigned long);
@@ -66,6 +140,9 @@ long sys_mprotect(unsigned long, unsigned long, unsigned long);
 #define ANON 0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */
 #define FIXED 0x10
 #define NOREPLACE 0x100000
+
+#define SHARED 0x01
+#define PRIVATE 0x02
 
 static size_t free0; /* free pages after page_alloc_init */
 static char pattern[10000];
@@ -233,7 +310,8 @@ static void test_syscalls(struct mm *mm)
 	CHECK(b == a - 0x1000 && vma_find(mm, b)->end == MMAP_BASE);
 	CHECK(sys_mmap(0, 0, 3, ANON, -1, 0) == -EINVAL);
 	CHECK(sys_mmap(0, 10, 3, 0x20, -1, 0) == -EINVAL);
-	CHECK(sys_mmap(0, 10, 3, 0x02, 3, 0) == -ENODEV);
+	CHECK(sys_mmap(0, 10, 3, 0x02, 5, 0) == -ENODEV); /* not a regular file */
+	CHECK(sys_mmap(0, 10, 3, 0x02, 7, 0) == -EBADF);
 	CHECK(sys_mmap(0, 10, 3, ANON, -1, 5) == -EINVAL);
 	CHECK(sys_mmap(0x10001, 10, 3, ANON | FIXED, -1, 0) == -EINVAL);
 	CHECK(sys_mmap(0x1000, 10, 3, ANON | FIXED, -1, 0) == -EPERM);
@@ -548,6 +626,255 @@ static void test_mremap_madvise(void)
 	printf("mremap, madvise ok\n");
 }
 
+/* The fake files: descriptors 2 to 6 (7 is closed). */
+#define FILE_SIZE (3 * 4096 + 100)
+static char file_data[FILE_SIZE];
+static struct file f_rw = { 1, file_data, FILE_SIZE, true, true, true, false, false, NULL, 0 };
+static struct file f_ro = { 1, file_data, FILE_SIZE, true, false, true, false, false, NULL, 0 };
+static struct file f_wo = { 1, file_data, FILE_SIZE, false, true, true, false, false, NULL, 0 };
+static struct file f_dev = { 1, file_data, FILE_SIZE, true, false, false, false, false, NULL, 0 };
+static struct file f_path = { 1, file_data, FILE_SIZE, false, false, true, true, false, NULL, 0 };
+
+static void fake_files(void)
+{
+	for (int i = 0; i < FILE_SIZE; i++)
+		file_data[i] = 'A' + i % 23 + i / 4096;
+	fake_fd[2] = &f_rw;
+	fake_fd[3] = &f_ro;
+	fake_fd[4] = &f_wo;
+	fake_fd[5] = &f_dev;
+	fake_fd[6] = &f_path;
+}
+
+/* Does the page at va of mm hold the file's bytes from pos, then zeros? */
+static bool shows_file(struct mm *mm, uint64_t va, size_t pos)
+{
+	char page[4096];
+	if (mm_read(mm, va, page, 4096))
+		return false;
+	for (size_t i = 0; i < 4096; i++)
+		if (page[i] != (pos + i < FILE_SIZE ? file_data[pos + i] : 0))
+			return false;
+	return true;
+}
+
+/*
+ * File-backed areas: mmap's checks, pages read on first touch (and only
+ * then), zeros past the end of the file or past vm_file_end, -EIO past the
+ * last page, private writes, and file offsets and references carried
+ * through split, merge, fork, mremap and teardown.
+ */
+static void test_file_areas(void)
+{
+	size_t f0 = nr_free_pages();
+	struct mm *mm = mm_create();
+	CHECK(mm);
+	current->mm = mm;
+
+	/* The checks, in Linux's order. */
+	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 3, 0x800) == -EINVAL);
+	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 7, 0) == -EBADF);
+	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, -1, 0) == -EBADF);
+	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 6, 0) == -EBADF); /* O_PATH */
+	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 4, 0) == -EACCES);
+	CHECK(sys_mmap(0, 0x1000, 3, SHARED, 3, 0) == -EACCES);
+	CHECK(sys_mmap(0, 0x1000, 3, SHARED, 2, 0) == -ENODEV); /* no write-back */
+	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 5, 0) == -ENODEV);
+	CHECK(sys_mmap(0, 0x2000, 1, PRIVATE, 3, 0x7ffffffffffff000) == -EOVERFLOW);
+	CHECK(sys_mmap(0, 1UL << 50, 1, PRIVATE, 3, 0) == -ENOMEM);
+	CHECK(f_ro.f_count == 1 && f_rw.f_count == 1 && f_wo.f_count == 1);
+
+	/* Five pages of a 3-page-and-100-bytes file: nothing read yet. */
+	int reads = nr_kernel_reads;
+	size_t f = nr_free_pages();
+	long a = sys_mmap(0, 0x5000, 3, PRIVATE, 3, 0);
+	CHECK(a > 0 && f_ro.f_count == 2 && nr_kernel_reads == reads);
+	CHECK(f - nr_free_pages() <= 1); /* a slab for the area, at most */
+	CHECK(pte_of(mm, a) == NULL);
+	struct vma *v = vma_find(mm, a);
+	CHECK(v->vm_file == &f_ro && v->vm_pgoff == 0 && v->vm_file_end == VM_FILE_END_NONE);
+	/* A read fault reads the page, which is ours: writable at once. */
+	CHECK(handle_mm_fault(mm, a + 0x1010, 4) == 0 && nr_kernel_reads == reads + 1);
+	CHECK((*pte_of(mm, a + 0x1000) & PTE_W) && count_of(mm, a + 0x1000) == 1);
+	CHECK(shows_file(mm, a + 0x1000, 0x1000));
+	CHECK(shows_file(mm, a, 0));
+	CHECK(shows_file(mm, a + 0x3000, 0x3000)); /* 100 bytes, then zeros */
+	/* Past the last page of the file: SIGBUS, nothing allocated. */
+	f = nr_free_pages();
+	CHECK(handle_mm_fault(mm, a + 0x4000, 4) == -EIO);
+	CHECK(handle_mm_fault(mm, a + 0x4000, 2 | 4) == -EIO);
+	CHECK(mm_read(mm, a + 0x4000, &(char){ 0 }, 1) == -EFAULT);
+	CHECK(sys_madvise(a + 0x3000, 0x2000, 22) == -EFAULT); /* POPULATE_READ */
+	CHECK(nr_free_pages() == f);
+	/* A write changes the private copy only. */
+	CHECK(mm_write(mm, a + 0x10, "private", 7) == 0);
+	CHECK(handle_mm_fault(mm, a + 0x2000, 2 | 4) == 0);
+	CHECK(mm_write(mm, a + 0x2000, "x", 1) == 0);
+	CHECK(file_data[0x10] == 'A' + 0x10 % 23 && byte_at(mm, a + 0x10) == 'p');
+
+	/* mprotect splits: the upper parts keep their file offsets, and each
+	 * part holds a reference; merged back, one again. */
+	CHECK(sys_mprotect(a + 0x1000, 0x1000, 1) == 0);
+	CHECK(f_ro.f_count == 4);
+	CHECK(vma_find(mm, a + 0x1000)->vm_pgoff == 1 && vma_find(mm, a + 0x2000)->vm_pgoff == 2);
+	CHECK(sys_mprotect(a + 0x1000, 0x1000, 3) == 0);
+	CHECK(f_ro.f_count == 2 && vma_find(mm, a)->end == (uint64_t)a + 0x5000);
+	/* munmap in the middle: the upper part reads from offset 0x3000 on. */
+	CHECK(sys_munmap(a + 0x2000, 0x1000) == 0 && f_ro.f_count == 3);
+	CHECK(vma_find(mm, a + 0x3000)->vm_pgoff == 3);
+	CHECK(sys_madvise(a + 0x3000, 0x1000, 4) == 0); /* DONTNEED: read again */
+	CHECK(shows_file(mm, a + 0x3000, 0x3000));
+	/* MADV_DONTNEED on a written private page gives the file back. */
+	CHECK(sys_madvise(a, 0x1000, 4) == 0 && shows_file(mm, a, 0));
+	CHECK(sys_madvise(a, 0x1000, 8) == -EINVAL); /* FREE: anonymous only */
+	CHECK(sys_madvise(a, 0x1000, 9) == -EACCES); /* REMOVE */
+	/* An area at another offset does not merge with its neighbour. */
+	CHECK(sys_mmap(a + 0x2000, 0x1000, 3, PRIVATE | FIXED, 3, 0) == a + 0x2000);
+	CHECK(vma_find(mm, a + 0x2000)->end == (uint64_t)a + 0x3000 && f_ro.f_count == 4);
+	CHECK(shows_file(mm, a + 0x2000, 0));
+	/* The right offset does: one area again. */
+	CHECK(sys_mmap(a + 0x2000, 0x1000, 3, PRIVATE | FIXED, 3, 0x2000) == a + 0x2000);
+	CHECK(vma_find(mm, a)->end == (uint64_t)a + 0x5000 && f_ro.f_count == 2);
+	CHECK(shows_file(mm, a + 0x2000, 0x2000));
+	/* Anonymous memory over a file page drops its reference. */
+	CHECK(sys_mmap(a + 0x4000, 0x1000, 3, ANON | FIXED, -1, 0) == a + 0x4000);
+	CHECK(f_ro.f_count == 2 && byte_at(mm, a + 0x4000) == 0);
+
+	/* fork: the child's areas hold their own references; its pages are
+	 * shared copy-on-write like any. */
+	CHECK(mm_write(mm, a + 0x1000, "P", 1) == 0);
+	struct mm *c = mm_fork(mm);
+	CHECK(c && f_ro.f_count == 3 && count_of(c, a + 0x1000) == 2);
+	CHECK(byte_at(c, a + 0x1000) == 'P' && shows_file(c, a, 0));
+	CHECK(handle_mm_fault(c, a + 0x1000, 1 | 2 | 4) == 0 && count_of(mm, a + 0x1000) == 1);
+	mm_put(c);
+	CHECK(f_ro.f_count == 2);
+
+	/* mremap moves the pages and the offsets; a grown area shows the
+	 * file further on (here: past its end). */
+	long m = sys_mremap(a + 0x1000, 0x1000, 0x3000, 1, 0);
+	CHECK(m > 0 && byte_at(mm, m) == 'P' && f_ro.f_count == 4); /* a hole cut in one area */
+	CHECK(vma_find(mm, m)->vm_pgoff == 1 && shows_file(mm, m + 0x1000, 0x2000));
+	CHECK(handle_mm_fault(mm, m + 0x2000, 4) == 0 && shows_file(mm, m + 0x2000, 0x3000));
+	CHECK(sys_mremap(m, 0x3000, 0x2000, 0, 0) == m);
+	CHECK(sys_mremap(m, 0x2000, 0x3000, 0, 0) == m); /* grown in place */
+	CHECK(shows_file(mm, m + 0x2000, 0x3000));
+	m = sys_mremap(m, 0x3000, 0x4000, 1, 0);
+	CHECK(m > 0 && handle_mm_fault(mm, m + 0x3000, 4) == -EIO && f_ro.f_count == 4);
+
+	/* MAP_SHARED: read-only for good. Closing the descriptor (the file
+	 * layer's reference) leaves the area's. */
+	long s = sys_mmap(0, 0x1000, 1, SHARED, 2, 0x1000);
+	CHECK(s > 0 && (vma_find(mm, s)->flags & VM_SHARED) && f_rw.f_count == 2);
+	CHECK(sys_mprotect(s, 0x1000, 3) == -EACCES && sys_mprotect(s, 0x1000, 5) == 0);
+	CHECK(handle_mm_fault(mm, s, 2 | 4) == -EFAULT && shows_file(mm, s, 0x1000));
+
+	/* The ELF loader's kind: zeros from file offset 0x1000 + 50 on. */
+	CHECK(vma_map_file(mm, 0x400000, 0x2000, VM_READ, &f_ro, 0, 0x1000 + 50) == 0);
+	char buf[4096];
+	CHECK(mm_read(mm, 0x401000, buf, 4096) == 0 && !memcmp(buf, file_data + 0x1000, 50));
+	for (int i = 50; i < 4096; i++)
+		CHECK(buf[i] == 0);
+	CHECK(shows_file(mm, 0x400000, 0));
+
+	/* A read that fails: SIGBUS, and the page given back. */
+	struct file bad = { 1, file_data, FILE_SIZE, true, false, true, false, true, NULL, 0 };
+	CHECK(vma_map_file(mm, 0x500000, 0x1000, VM_READ, &bad, 0, VM_FILE_END_NONE) == 0);
+	f = nr_free_pages();
+	CHECK(handle_mm_fault(mm, 0x500000, 4) == -EIO);
+	CHECK(nr_free_pages() == f);
+
+	/* No frame for a file page: -ENOMEM, nothing read. */
+	CHECK(sys_madvise(0x401000, 0x1000, 4) == 0); /* its table stays */
+	static void *hog[20000];
+	size_t n = 0;
+	while ((hog[n] = alloc_page()))
+		n++;
+	reads = nr_kernel_reads;
+	CHECK(handle_mm_fault(mm, 0x401000, 4) == -ENOMEM && nr_kernel_reads == reads);
+	while (n > 0)
+		free_page(hog[--n]);
+
+	/* All gone with the mm: pages, tables and references. */
+	mm_put(mm);
+	current->mm = NULL;
+	CHECK(nr_free_pages() == f0);
+	CHECK(f_ro.f_count == 1 && f_rw.f_count == 1 && bad.f_count == 1);
+	printf("file areas ok\n");
+}
+
+/*
+ * The page cache: a read fault maps the file's own page, write-protected
+ * even in a writable area; a write copies it; the file's writes show until
+ * then; a page truncated away stays with its mapping, which becomes its
+ * only owner.
+ */
+static void test_page_cache(void)
+{
+	size_t f0 = nr_free_pages();
+	void *cache[4] = { NULL };
+	for (int i = 0; i < 3; i++) { /* page 3 is a hole */
+		CHECK((cache[i] = alloc_page()));
+		memcpy(cache[i], file_data + i * 4096, MIN(4096, FILE_SIZE - i * 4096));
+	}
+	struct file f = { 1, file_data, FILE_SIZE, true, false, true, false, false, cache, 4 };
+	struct mm *mm = mm_create();
+	CHECK(mm);
+	uint64_t a = 0x10000000;
+	CHECK(vma_map_file(mm, a, 0x4000, VM_READ | VM_WRITE, &f, 0, VM_FILE_END_NONE) == 0);
+
+	/* A read fault: the file's page, shared and write-protected. */
+	int reads = nr_kernel_reads;
+	CHECK(handle_mm_fault(mm, a, 4) == 0 && nr_kernel_reads == reads);
+	CHECK(pte_page(*pte_of(mm, a)) == cache[0] && page_count(cache[0]) == 2);
+	CHECK(!(*pte_of(mm, a) & PTE_W) && shows_file(mm, a, 0));
+	/* The file's writes show through it. */
+	((char *)cache[0])[5] = '!';
+	CHECK(byte_at(mm, a + 5) == '!');
+	((char *)cache[0])[5] = file_data[5];
+	/* A write copies: the process's own page, the file's unchanged. */
+	CHECK(handle_mm_fault(mm, a + 5, 1 | 2 | 4) == 0);
+	CHECK(pte_page(*pte_of(mm, a)) != cache[0] && page_count(cache[0]) == 1);
+	CHECK((*pte_of(mm, a) & PTE_W) && shows_file(mm, a, 0));
+	CHECK(mm_write(mm, a, "w", 1) == 0 && ((char *)cache[0])[0] == file_data[0]);
+	/* A first touch that writes copies at once. */
+	CHECK(handle_mm_fault(mm, a + 0x1000, 2 | 4) == 0 && page_count(cache[1]) == 1);
+	CHECK(pte_page(*pte_of(mm, a + 0x1000)) != cache[1] && shows_file(mm, a + 0x1000, 0x1000));
+	/* mm_read shares, mm_write unshares; fork shares once more. */
+	CHECK(shows_file(mm, a + 0x2000, 0x2000) && page_count(cache[2]) == 2);
+	struct mm *c = mm_fork(mm);
+	CHECK(c && page_count(cache[2]) == 3);
+	CHECK(mm_write(c, a + 0x2000, "c", 1) == 0 && page_count(cache[2]) == 2);
+	mm_put(c);
+	/* mprotect never makes the file's page writable. */
+	CHECK(vma_protect(mm, a + 0x2000, 0x1000, VM_READ) == 0);
+	CHECK(vma_protect(mm, a + 0x2000, 0x1000, VM_READ | VM_WRITE) == 0);
+	CHECK(!(*pte_of(mm, a + 0x2000) & PTE_W));
+	/* A page not in the cache (a hole) is read, never shared. */
+	reads = nr_kernel_reads;
+	CHECK(handle_mm_fault(mm, a + 0x3000, 4) == 0 && nr_kernel_reads == reads + 1);
+	CHECK((*pte_of(mm, a + 0x3000) & PTE_W) && shows_file(mm, a + 0x3000, 0x3000));
+	/* Truncated away: the mapping keeps the page, now its only owner,
+	 * and a write takes it without a copy. */
+	void *p2 = cache[2];
+	put_page(p2);
+	cache[2] = NULL;
+	size_t fr = nr_free_pages();
+	CHECK(handle_mm_fault(mm, a + 0x2000, 1 | 2 | 4) == 0 && nr_free_pages() == fr);
+	CHECK(pte_page(*pte_of(mm, a + 0x2000)) == p2 && (*pte_of(mm, a + 0x2000) & PTE_W));
+	/* The ELF kind: a page partly past vm_file_end is a copy. */
+	CHECK(vma_map_file(mm, 0x20000000, 0x2000, VM_READ, &f, 0, 0x1000 + 10) == 0);
+	CHECK(shows_file(mm, 0x20000000, 0) && pte_page(*pte_of(mm, 0x20000000)) == cache[0]);
+	CHECK(pte_page(*pte_of(mm, 0x20001000)) != cache[1] && byte_at(mm, 0x20001000 + 10) == 0);
+
+	mm_put(mm);
+	CHECK(f.f_count == 1 && page_count(cache[0]) == 1 && page_count(cache[1]) == 1);
+	free_page(cache[0]);
+	free_page(cache[1]);
+	CHECK(nr_free_pages() == f0);
+	printf("page cache ok\n");
+}
+
 void install_segv_handler(void); /* segv.c */
 
 static void test_uaccess(void)
@@ -654,6 +981,7 @@ int main(void)
 	CHECK(mm);
 	struct task task = { .mm = mm };
 	current = &task;
+	fake_files();
 	test_areas(mm);
 	test_syscalls(mm);
 	test_fork(mm);
@@ -662,6 +990,8 @@ int main(void)
 	test_cycles();
 	test_cow();
 	test_mremap_madvise();
+	test_file_areas();
+	test_page_cache();
 	test_oom();
 	printf("ALL OK\n");
 	return 0;
