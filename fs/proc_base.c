@@ -350,15 +350,27 @@ static int show_statm(struct seq_file *m, struct task *t)
 /* Linux's show_map_vma: the name starts at column 74, after padding. */
 static int show_maps(struct seq_file *m, struct task *t)
 {
+	char path[256];
+
 	if (!t->mm)
 		return 0;
 	for (struct vma *v = t->mm->vmas; v; v = v->next) {
 		const char *name = (v->flags & VM_HEAP) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" : NULL;
+		struct file *f = v->vm_file;
+		dev_t dev = f ? f->f_inode->i_sb->s_dev : 0;
 		size_t start = m->count;
 
-		seq_printf(m, "%08lx-%08lx %c%c%cp %08x %02x:%02x %d ", (unsigned long)v->start,
+		if (f) {
+			char *p = proc_file_path(f, path, sizeof(path));
+			name = IS_ERR(p) ? NULL : p;
+		}
+		/* Linux: start-end perms offset major:minor inode, then the
+		 * name padded to column 73. */
+		seq_printf(m, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", (unsigned long)v->start,
 			   (unsigned long)v->end, v->flags & VM_READ ? 'r' : '-',
-			   v->flags & VM_WRITE ? 'w' : '-', v->flags & VM_EXEC ? 'x' : '-', 0, 0, 0, 0);
+			   v->flags & VM_WRITE ? 'w' : '-', v->flags & VM_EXEC ? 'x' : '-',
+			   v->flags & VM_SHARED ? 's' : 'p', f ? (unsigned long)v->vm_pgoff << PAGE_SHIFT : 0UL,
+			   (unsigned)(dev >> 8) & 0xfff, (unsigned)dev & 0xff, f ? (unsigned long)f->f_inode->i_ino : 0UL);
 		if (name) {
 			int pad = 72 - (int)(m->count - start);
 			if (pad > 0)
