@@ -219,7 +219,9 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 		fd_install_lowest(t->files, get_file(console), false);
 		fd_install_lowest(t->files, get_file(console), false);
 	}
-	t->pgid = t->sid = t->pid;
+	/* As Linux's init: in session 0 and process group 0, so that its
+	 * setsid() succeeds and makes it a session leader. */
+	t->pgid = t->sid = 0;
 	set_default_rlimits(t);
 	task_set_comm(t, path);
 	t->tf->cs = USER_CS;

@@ -85,14 +85,19 @@ void wakeup(void *chan)
 
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wait_chan == chan)
-			t->state = TASK_RUNNABLE;
+			make_runnable(t);
 	irq_restore(flags);
 }
 
+/* A task that wakes up gets the CPU soon: the current one gives it up on
+ * its way back to user mode, much as Linux preempts for a woken sleeper. */
 void make_runnable(struct task *t)
 {
-	if (t->state == TASK_SLEEPING)
+	if (t->state == TASK_SLEEPING) {
 		t->state = TASK_RUNNABLE;
+		if (t != current)
+			need_resched = true;
+	}
 }
 
 int sleep_until(uint64_t when)
