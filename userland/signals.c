@@ -91,9 +91,15 @@ int main(void)
 	sigaction(SIGUSR2, NULL, &q);
 	say("SA_RESETHAND resets the handler", q.sa_handler == SIG_DFL);
 
+	/* The child waits on a pipe after it is continued, so that the
+	 * continue is reported before its exit could be. */
+	int go[2];
+	char byte = 0;
+	pipe(go);
 	pid_t pid = fork();
 	if (pid == 0) {
 		raise(SIGSTOP);
+		read(go[0], &byte, 1);
 		_exit(7);
 	}
 	waitpid(pid, &status, WUNTRACED);
@@ -101,6 +107,7 @@ int main(void)
 	kill(pid, SIGCONT);
 	waitpid(pid, &status, WCONTINUED);
 	say("continued child reported", WIFCONTINUED(status));
+	write(go[1], &byte, 1);
 	waitpid(pid, &status, 0);
 	say("then its exit status", WIFEXITED(status) && WEXITSTATUS(status) == 7);
 
