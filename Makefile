@@ -43,13 +43,18 @@ USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
 # article's transcripts, which show glibc's strerror texts.
 GLIBC_PROGS := do_execve
 
-QEMU_FLAGS := -accel $(ACCEL) -m 256M -serial stdio -display none -no-reboot \
+# The serial line is this terminal, multiplexed with QEMU's monitor: keys
+# such as ^C and ^Z go to the guest (signal=off), Ctrl-A X quits QEMU.
+CONSOLE := -chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
+	-mon chardev=con,mode=readline
+QEMU_MACHINE := -accel $(ACCEL) -m 256M -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 ifeq ($(ACCEL),tcg)
-QEMU_FLAGS += -cpu max,la57=off
+QEMU_MACHINE += -cpu max,la57=off
 else
-QEMU_FLAGS += -cpu host
+QEMU_MACHINE += -cpu host
 endif
+QEMU_FLAGS := $(QEMU_MACHINE) $(CONSOLE)
 
 .PHONY: all kernel userland initramfs iso run run-kernel test unit bench oracle gdb setup clean
 all: kernel userland initramfs
@@ -131,9 +136,11 @@ bench: all
 oracle: all
 	scripts/oracle.sh
 
+# QEMU waits for gdb (-S) with its gdbstub on :1234; gdb has the terminal,
+# so the serial console goes to $(B)/serial.log (tail -f it elsewhere).
 gdb: all
-	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(B)/initramfs.cpio \
-		-append "$(APPEND)" -s -S & \
+	$(QEMU) $(QEMU_MACHINE) -serial file:$(B)/serial.log -kernel $(B)/kernel \
+		-initrd $(B)/initramfs.cpio -append "$(APPEND)" -s -S & \
 	gdb -q $(B)/kernel -ex 'target remote :1234'; kill %1 2>/dev/null || true
 
 clean:
