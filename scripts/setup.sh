@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(qemu-system-x86 grub-pc-bin grub-common xorriso mtools musl-tools
-	cpio gcc make binutils xz-utils)
+	cpio gcc libc6-dev make binutils xz-utils)
 
 missing=()
 for p in "${packages[@]}"; do
