@@ -53,6 +53,28 @@ void init_elf_binfmt(void)
 #define ELF_PLATFORM "x86_64"
 /* Linux's ELF_MIN_ALIGN: the program headers must fit in one page. */
 #define ELF_MIN_ALIGN PAGE_SIZE
+/*
+ * Write count pointers at *sp, to the NUL-terminated strings that follow
+ * one another from *p, and a NULL after them; advance both. -EFAULT if the
+ * stack cannot be written, -EINVAL if a string is not where exec put it.
+ */
+static int put_string_pointers(uint64_t *sp, uint64_t *p, int count)
+{
+	while (count-- > 0) {
+		if (put_user_u64(*p, (void __user *)*sp))
+			return -EFAULT;
+		*sp += sizeof(uint64_t);
+		long len = strnlen_user((const char __user *)*p, MAX_ARG_STRLEN);
+		if (!len || len > (long)MAX_ARG_STRLEN)
+			return -EINVAL;
+		*p += len;
+	}
+	if (put_user_u64(0, (void __user *)*sp))
+		return -EFAULT;
+	*sp += sizeof(uint64_t);
+	return 0;
+}
+
 /* times() ticks per second, as USER_HZ. */
 #define CLOCKS_PER_SEC 100
 
@@ -306,7 +328,7 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	uint64_t u_platform, u_rand_bytes, sp, items;
 	uint64_t k_rand_bytes[2];
 	uint64_t elf_info[2 * 24]; /* room to spare for the entries below */
-	int ei_index = 0, argc = bprm->argc, envc = bprm->envc;
+	int ei_index = 0, argc = bprm->argc, envc = bprm->envc, err;
 
 	p &= ~0xfUL; /* Linux's arch_align_stack, without the random part */
 
@@ -365,38 +387,14 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	sp += sizeof(uint64_t);
 
 	/* The pointers, to the strings laid out in order from arg_start. */
-	p = mm->arg_end = mm->arg_start;
-	while (argc-- > 0) {
-		long len;
-
-		if (put_user_u64(p, (void __user *)sp))
-			return -EFAULT;
-		sp += sizeof(uint64_t);
-		len = strnlen_user((const char __user *)p, MAX_ARG_STRLEN);
-		if (!len || len > (long)MAX_ARG_STRLEN)
-			return -EINVAL;
-		p += len;
-	}
-	if (put_user_u64(0, (void __user *)sp))
-		return -EFAULT;
-	sp += sizeof(uint64_t);
-	mm->arg_end = p;
-
-	mm->env_end = mm->env_start = p;
-	while (envc-- > 0) {
-		long len;
-
-		if (put_user_u64(p, (void __user *)sp))
-			return -EFAULT;
-		sp += sizeof(uint64_t);
-		len = strnlen_user((const char __user *)p, MAX_ARG_STRLEN);
-		if (!len || len > (long)MAX_ARG_STRLEN)
-			return -EINVAL;
-		p += len;
-	}
-	if (put_user_u64(0, (void __user *)sp))
-		return -EFAULT;
-	sp += sizeof(uint64_t);
+	p = mm->arg_start;
+	err = put_string_pointers(&sp, &p, argc);
+	if (err)
+		return err;
+	mm->arg_end = mm->env_start = p;
+	err = put_string_pointers(&sp, &p, envc);
+	if (err)
+		return err;
 	mm->env_end = p;
 
 	if (copy_to_user((void __user *)sp, elf_info, ei_index * sizeof(uint64_t)))
