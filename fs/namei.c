@@ -337,6 +337,19 @@ int kern_path_at(int dfd, const char *path, unsigned int flags, struct dentry **
 	return err;
 }
 
+/* kern_path_at for a name in user memory (LOOKUP_EMPTY lets "" through). */
+int user_path_at(int dfd, const char __user *name, unsigned int flags, struct dentry **result)
+{
+	char *path = getname(name, flags & LOOKUP_EMPTY);
+	int err;
+
+	if (IS_ERR(path))
+		return PTR_ERR(path);
+	err = kern_path_at(dfd, path, flags, result);
+	putname(path);
+	return err;
+}
+
 /* Walk to the parent of the last component: nd->dir, nd->last. */
 static int path_parentat(struct nameidata *nd, int dfd, const char *path)
 {

@@ -70,19 +70,13 @@ long sys_close(int fd)
 long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 {
 	struct dentry *d;
-	char *path;
 	long err;
 
 	if (mode & ~7)
 		return -EINVAL;
 	if (flags & ~ACCESS_AT_FLAGS)
 		return -EINVAL;
-	path = getname(filename, flags & AT_EMPTY_PATH);
-	if (IS_ERR(path))
-		return PTR_ERR(path);
-	err = kern_path_at(dfd, path, ((flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-			   ((flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &d);
-	putname(path);
+	err = user_path_at(dfd, filename, at_lookup_flags(flags), &d);
 	if (err)
 		return err;
 	if ((mode & MAY_WRITE) && may_write_sb(d->d_inode))
@@ -221,14 +215,9 @@ static long chmod_common(struct inode *inode, mode_t mode)
 
 long sys_fchmodat(int dfd, const char __user *filename, mode_t mode)
 {
-	char *path = getname(filename, false);
 	struct dentry *d;
-	long err;
+	long err = user_path_at(dfd, filename, LOOKUP_FOLLOW, &d);
 
-	if (IS_ERR(path))
-		return PTR_ERR(path);
-	err = kern_path_at(dfd, path, LOOKUP_FOLLOW, &d);
-	putname(path);
 	if (err)
 		return err;
 	err = chmod_common(d->d_inode, mode);
@@ -282,17 +271,11 @@ static long chown_common(struct inode *inode, uid_t uid, gid_t gid)
 long sys_fchownat(int dfd, const char __user *filename, uid_t uid, gid_t gid, int flags)
 {
 	struct dentry *d;
-	char *path;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	path = getname(filename, flags & AT_EMPTY_PATH);
-	if (IS_ERR(path))
-		return PTR_ERR(path);
-	err = kern_path_at(dfd, path, ((flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-			   ((flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &d);
-	putname(path);
+	err = user_path_at(dfd, filename, at_lookup_flags(flags), &d);
 	if (err)
 		return err;
 	err = chown_common(d->d_inode, uid, gid);

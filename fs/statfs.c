@@ -52,14 +52,9 @@ static long do_statfs(struct super_block *sb, void __user *ubuf)
 
 long sys_statfs(const char __user *pathname, void __user *buf)
 {
-	char *path = getname(pathname, false);
 	struct dentry *d;
-	long err;
+	long err = user_path_at(AT_FDCWD, pathname, LOOKUP_FOLLOW, &d);
 
-	if (IS_ERR(path))
-		return PTR_ERR(path);
-	err = kern_path_at(AT_FDCWD, path, LOOKUP_FOLLOW, &d);
-	putname(path);
 	if (err)
 		return err;
 	err = do_statfs(d->d_sb, buf);

@@ -50,7 +50,6 @@ static long utimes_common(struct inode *inode, struct timespec *times)
 static long do_utimes(int dfd, const char __user *filename, struct timespec *times, int flags)
 {
 	struct dentry *d;
-	char *path;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
@@ -68,12 +67,7 @@ static long do_utimes(int dfd, const char __user *filename, struct timespec *tim
 		file = fcheck(dfd);
 		return file ? utimes_common(file->f_inode, times) : -EBADF;
 	}
-	path = getname(filename, flags & AT_EMPTY_PATH);
-	if (IS_ERR(path))
-		return PTR_ERR(path);
-	err = kern_path_at(dfd, path, ((flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
-			   ((flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &d);
-	putname(path);
+	err = user_path_at(dfd, filename, at_lookup_flags(flags), &d);
 	if (err)
 		return err;
 	err = utimes_common(d->d_inode, times);

@@ -387,6 +387,13 @@ gid_t current_fsgid(void);
  * dfd is AT_FDCWD or a directory descriptor for relative paths.
  */
 int kern_path_at(int dfd, const char *path, unsigned int flags, struct dentry **result);
+int user_path_at(int dfd, const char __user *name, unsigned int flags, struct dentry **result);
+/* LOOKUP_* for the AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH bits of an *at() call. */
+static inline unsigned int at_lookup_flags(int at_flags)
+{
+	return ((at_flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+	       ((at_flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0);
+}
 /* Copy a path from user space: kmalloc'd on success, or ERR_PTR (EFAULT,
  * ENAMETOOLONG; ENOENT for "" unless empty_ok). Free with putname. */
 char *getname(const char __user *upath, bool empty_ok);
