@@ -103,6 +103,11 @@ struct task {
 	int pdeath_signal;      /* prctl(PR_SET_PDEATHSIG) */
 	bool no_new_privs;      /* prctl(PR_SET_NO_NEW_PRIVS); kept across fork and exec */
 
+	/* Interval timers (kernel/itimer.c), in ticks: ITIMER_REAL counts
+	 * jiffies, ITIMER_VIRTUAL user time, ITIMER_PROF user + system time.
+	 * A value of 0 is a disarmed timer. */
+	uint64_t it_value[3], it_interval[3];
+
 	struct rlimit rlim[RLIM_NLIMITS];
 	/* CPU time in ticks, counted by the timer; children's when reaped. */
 	uint64_t utime, stime, cutime, cstime;
@@ -160,6 +165,9 @@ extern bool need_resched;
 #define W_EXITCODE(ret, sig) (((ret) & 0xff) << 8 | (sig))
 #define W_STOPCODE(sig) ((sig) << 8 | 0x7f)
 #define W_CONTINUED 0xffff
+
+/* Called by the timer tick: fire the interval timers that are due. */
+void itimer_tick(bool from_user);
 
 /* A vfork parent sleeps until its child execs or exits; both call this. */
 void vfork_release(struct task *child);

@@ -69,7 +69,9 @@
 	/* kernel/time.c */                                                    \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
 	X(229, clock_getres) X(96, gettimeofday)                               \
-	X(201, time)
+	X(201, time)                                                           \
+	/* kernel/itimer.c */                                                  \
+	X(37, alarm) X(36, getitimer) X(38, setitimer)
 
 typedef long (*syscall_fn)(long, long, long, long, long, long);
 

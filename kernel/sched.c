@@ -127,6 +127,7 @@ void sched_tick(bool from_user)
 		else
 			current->stime++;
 	}
+	itimer_tick(from_user);
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at)
 			t->state = TASK_RUNNABLE;

@@ -1,0 +1,123 @@
+/*
+ * itimer.c - interval timers: alarm, setitimer, getitimer.
+ *
+ * Three per process, as Linux: ITIMER_REAL runs on the wall of time and
+ * sends SIGALRM, ITIMER_VIRTUAL runs while the process executes user code
+ * (SIGVTALRM), ITIMER_PROF while it executes at all (SIGPROF). They count
+ * in timer ticks (10 ms): the real one holds the jiffies value at which it
+ * fires, the other two the ticks still to run. Timers are not inherited by
+ * fork and survive exec.
+ */
+#include <errno.h>
+#include <kernel.h>
+#include <sched.h>
+#include <uaccess.h>
+
+#define ITIMER_REAL 0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF 2
+
+struct timeval {
+	int64_t tv_sec, tv_usec;
+};
+
+struct itimerval {
+	struct timeval it_interval, it_value;
+};
+
+#define USEC_PER_TICK (1000000 / HZ)
+
+/* A time in ticks, rounded up: a timer never fires early. */
+static uint64_t timeval_to_ticks(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * HZ + ((uint64_t)tv->tv_usec + USEC_PER_TICK - 1) / USEC_PER_TICK;
+}
+
+static struct timeval ticks_to_timeval(uint64_t ticks)
+{
+	return (struct timeval){ ticks / HZ, ticks % HZ * USEC_PER_TICK };
+}
+
+/* Ticks left before timer `which` of t fires; 0 when disarmed. */
+static uint64_t ticks_left(struct task *t, int which)
+{
+	if (which != ITIMER_REAL)
+		return t->it_value[which];
+	return t->it_value[ITIMER_REAL] > jiffies ? t->it_value[ITIMER_REAL] - jiffies
+		: t->it_value[ITIMER_REAL] ? 1 : 0;
+}
+
+static void arm(struct task *t, int which, uint64_t value, uint64_t interval)
+{
+	t->it_interval[which] = interval;
+	t->it_value[which] = which == ITIMER_REAL && value ? jiffies + value : value;
+}
+
+static const int timer_signal[3] = { SIGALRM, SIGVTALRM, SIGPROF };
+
+/* Count down a ticking timer; at zero, signal and reload the interval. */
+static void countdown(struct task *t, int which)
+{
+	if (t->it_value[which] && --t->it_value[which] == 0) {
+		send_sig(timer_signal[which], t);
+		t->it_value[which] = t->it_interval[which];
+	}
+}
+
+void itimer_tick(bool from_user)
+{
+	for (struct task *t = first_task(); t; t = t->next_task) {
+		if (t->state == TASK_ZOMBIE || !t->it_value[ITIMER_REAL] || jiffies < t->it_value[ITIMER_REAL])
+			continue;
+		send_sig(SIGALRM, t);
+		t->it_value[ITIMER_REAL] = t->it_interval[ITIMER_REAL] ? jiffies + t->it_interval[ITIMER_REAL] : 0;
+	}
+	if (current && current->pid) {
+		if (from_user)
+			countdown(current, ITIMER_VIRTUAL);
+		countdown(current, ITIMER_PROF);
+	}
+}
+
+long sys_getitimer(int which, struct itimerval __user *value)
+{
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	struct itimerval v = { ticks_to_timeval(current->it_interval[which]),
+			       ticks_to_timeval(ticks_left(current, which)) };
+	return copy_to_user(value, &v, sizeof(v));
+}
+
+long sys_setitimer(int which, const struct itimerval __user *value, struct itimerval __user *ovalue)
+{
+	struct itimerval v = { { 0, 0 }, { 0, 0 } };
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (value && copy_from_user(&v, value, sizeof(v)))
+		return -EFAULT;
+	if (v.it_value.tv_sec < 0 || v.it_value.tv_usec < 0 || v.it_value.tv_usec >= 1000000 ||
+	    v.it_interval.tv_sec < 0 || v.it_interval.tv_usec < 0 || v.it_interval.tv_usec >= 1000000)
+		return -EINVAL;
+	if (ovalue) {
+		struct itimerval old = { ticks_to_timeval(current->it_interval[which]),
+					 ticks_to_timeval(ticks_left(current, which)) };
+		if (copy_to_user(ovalue, &old, sizeof(old)))
+			return -EFAULT;
+	}
+	arm(current, which, timeval_to_ticks(&v.it_value), timeval_to_ticks(&v.it_interval));
+	return 0;
+}
+
+/* alarm: ITIMER_REAL in whole seconds; returns the seconds that were left
+ * (rounded to the nearest, and at least 1 if any time was left). */
+long sys_alarm(unsigned seconds)
+{
+	uint64_t left = ticks_left(current, ITIMER_REAL);
+	long old = left ? (long)((left + HZ / 2) / HZ) : 0;
+
+	if (left && old == 0)
+		old = 1;
+	arm(current, ITIMER_REAL, (uint64_t)seconds * HZ, 0);
+	return old;
+}
