@@ -57,10 +57,14 @@
  *   ERESTARTSYS     restart if the handler has SA_RESTART (or no handler ran)
  *   ERESTARTNOINTR  always restart
  *   ERESTARTNOHAND  restart only if no handler ran (poll, select, pause)
+ *   ERESTART_RESTARTBLOCK  if no handler ran, go on through restart_syscall
+ *                   with what current->restart_block saved (a sleep's
+ *                   remaining time); else EINTR
  */
 #define ERESTARTSYS 512
 #define ERESTARTNOINTR 513
 #define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
 
 /* Pointers that carry an errno, as Linux's ERR_PTR / IS_ERR. */
 #define MAX_ERRNO 4095

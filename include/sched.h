@@ -35,6 +35,14 @@ struct k_sigaction {
 struct rlimit {
 	uint64_t cur, max;
 };
+
+/* How to go on with a call interrupted by -ERESTART_RESTARTBLOCK (Linux's
+ * struct restart_block): restart_syscall calls fn. */
+struct restart_block {
+	long (*fn)(struct restart_block *rb);
+	uint64_t deadline_ns;   /* nanosleep: when to wake, monotonic */
+	void __user *rem;       /* nanosleep: where to report the time left */
+};
 #define RLIMIT_CPU 0
 #define RLIMIT_FSIZE 1
 #define RLIMIT_DATA 2
@@ -94,6 +102,7 @@ struct task {
 	uint64_t blocked;       /* the signal mask */
 	uint64_t saved_mask;    /* restored after a handler when restore_mask */
 	bool restore_mask;      /* set by rt_sigsuspend */
+	struct restart_block restart_block;
 	struct k_sigaction sigaction[NSIG];
 	uint64_t altstack_sp, altstack_size;
 	int altstack_flags;

@@ -53,6 +53,7 @@
 	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
 	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \
 	X(62, kill) X(200, tkill) X(234, tgkill) X(34, pause)                  \
+	X(219, restart_syscall)                                                \
 	/* kernel/cred.c */                                                    \
 	X(102, getuid) X(107, geteuid) X(104, getgid) X(108, getegid)          \
 	X(105, setuid) X(106, setgid) X(113, setreuid) X(114, setregid)        \

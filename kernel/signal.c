@@ -121,14 +121,26 @@ static void do_signal_stop(int sig)
 
 static bool is_restart(int64_t ret)
 {
-	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR || ret == -ERESTARTNOHAND;
+	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR || ret == -ERESTARTNOHAND ||
+	       ret == -ERESTART_RESTARTBLOCK;
 }
 
-/* Go back over the 2-byte syscall instruction, with the number in rax. */
-static void restart_syscall(struct trapframe *tf)
+#define NR_RESTART_SYSCALL 219
+
+/* Go back over the 2-byte syscall instruction, with the number in rax:
+ * the same call again, or restart_syscall to go on with a saved one. */
+static void restart_syscall(struct trapframe *tf, uint64_t nr)
 {
-	tf->rax = tf->error;
+	tf->rax = nr;
 	tf->rip -= 2;
+}
+
+/* restart_syscall(2): go on with the call the restart block describes. */
+long sys_restart_syscall(void)
+{
+	struct restart_block *rb = &current->restart_block;
+
+	return rb->fn ? rb->fn(rb) : -EINTR;
 }
 
 /* The syscall the frame returns from was interrupted: decide what the
@@ -139,10 +151,16 @@ static void handle_interrupted_syscall(struct trapframe *tf, struct k_sigaction 
 
 	if (tf->vector != TRAP_SYSCALL || (int64_t)tf->error < 0 || !is_restart(ret))
 		return;
-	if (!ka || ret == -ERESTARTNOINTR || (ret == -ERESTARTSYS && (ka->flags & SA_RESTART)))
-		restart_syscall(tf);
-	else
+	if (ret == -ERESTART_RESTARTBLOCK) {
+		if (!ka)
+			restart_syscall(tf, NR_RESTART_SYSCALL);
+		else
+			tf->rax = -EINTR;
+	} else if (!ka || ret == -ERESTARTNOINTR || (ret == -ERESTARTSYS && (ka->flags & SA_RESTART))) {
+		restart_syscall(tf, tf->error);
+	} else {
 		tf->rax = -EINTR;
+	}
 	tf->error = -1; /* once */
 }
 

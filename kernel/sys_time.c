@@ -68,8 +68,8 @@ long sys_time(int64_t __user *t)
 	return ts.tv_sec;
 }
 
-/* Sleep until the monotonic clock reaches deadline_ns. 0, or -ERESTARTNOHAND
- * with *left_ns set if a signal came first. */
+/* Sleep until the monotonic clock reaches deadline_ns. 0, or -EINTR with
+ * *left_ns set if a signal came first. */
 static long sleep_until_ns(uint64_t deadline_ns, uint64_t *left_ns)
 {
 	uint64_t now = ktime_get_ns(), ns_per_tick = 1000000000 / HZ;
@@ -82,9 +82,7 @@ static long sleep_until_ns(uint64_t deadline_ns, uint64_t *left_ns)
 		return 0;
 	now = ktime_get_ns();
 	*left_ns = deadline_ns > now ? deadline_ns - now : 0;
-	/* EINTR if a handler runs; otherwise (a stop and continue) the sleep
-	 * starts again - Linux would go on with the time that was left. */
-	return -ERESTARTNOHAND;
+	return -EINTR;
 }
 
 static int get_timespec(struct timespec *ts, const struct timespec __user *uts)
@@ -103,18 +101,37 @@ static int put_left(uint64_t left_ns, struct timespec __user *rem)
 	return rem ? copy_to_user(rem, &r, sizeof(r)) : 0;
 }
 
+/*
+ * A relative sleep until the deadline. Interrupted, it reports the time
+ * left in rem and returns -ERESTART_RESTARTBLOCK: a handler makes that
+ * EINTR; a stop and continue goes on through restart_syscall, to the same
+ * deadline, as Linux does.
+ */
+static long nanosleep_restart(struct restart_block *rb)
+{
+	uint64_t left = 0;
+
+	if (sleep_until_ns(rb->deadline_ns, &left) == 0)
+		return 0;
+	if (put_left(left, rb->rem))
+		return -EFAULT;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long do_nanosleep(uint64_t deadline_ns, struct timespec __user *rem)
+{
+	current->restart_block = (struct restart_block){ nanosleep_restart, deadline_ns, rem };
+	return nanosleep_restart(&current->restart_block);
+}
+
 long sys_nanosleep(const struct timespec __user *req, struct timespec __user *rem)
 {
 	struct timespec ts;
-	uint64_t left = 0;
 	int err = get_timespec(&ts, req);
 
 	if (err)
 		return err;
-	long ret = sleep_until_ns(ktime_get_ns() + ts.tv_sec * 1000000000ULL + ts.tv_nsec, &left);
-	if (ret && put_left(left, rem))
-		return -EFAULT;
-	return ret;
+	return do_nanosleep(ktime_get_ns() + ts.tv_sec * 1000000000ULL + ts.tv_nsec, rem);
 }
 
 #define TIMER_ABSTIME 1
@@ -136,22 +153,18 @@ long sys_clock_nanosleep(int clock, int flags, const struct timespec __user *req
 	if (err)
 		return err;
 	deadline = ktime_get_ns();
-	if (flags & TIMER_ABSTIME) {
-		/* An absolute time on the given clock, as a monotonic deadline. */
-		if (clock == CLOCK_REALTIME)
-			ktime_get_real(&now);
-		else
-			ktime_get_monotonic(&now);
-		int64_t delta = (ts.tv_sec - now.tv_sec) * 1000000000LL + (ts.tv_nsec - now.tv_nsec);
-		deadline += delta > 0 ? (uint64_t)delta : 0;
-	} else {
-		deadline += ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	}
-	long ret = sleep_until_ns(deadline, &left);
-	/* An absolute sleep has nothing to report in rem. */
-	if (ret && !(flags & TIMER_ABSTIME) && put_left(left, rem))
-		return -EFAULT;
-	return ret;
+	if (!(flags & TIMER_ABSTIME))
+		return do_nanosleep(deadline + ts.tv_sec * 1000000000ULL + ts.tv_nsec, rem);
+	/* An absolute time on the given clock, as a monotonic deadline. */
+	if (clock == CLOCK_REALTIME)
+		ktime_get_real(&now);
+	else
+		ktime_get_monotonic(&now);
+	int64_t delta = (ts.tv_sec - now.tv_sec) * 1000000000LL + (ts.tv_nsec - now.tv_nsec);
+	deadline += delta > 0 ? (uint64_t)delta : 0;
+	/* Restarting an absolute sleep is the same call again; there is no
+	 * time left to report. */
+	return sleep_until_ns(deadline, &left) ? -ERESTARTNOHAND : 0;
 }
 
 long sys_clock_getres(int clock, struct timespec __user *res)
