@@ -11,7 +11,8 @@
  *   mounts         a symlink to self/mounts, as in Linux
  *   sysrq-trigger  write 'c' to crash the kernel (a NULL pointer write, to
  *                  see an oops), 'o' to power off, 'b' to reboot
- *   sys/kernel/    ostype, pid_max, threads-max, ngroups_max
+ *   sys/kernel/    ostype, pid_max, threads-max, ngroups_max (kernel/utsname.c
+ *                  adds osrelease, version, hostname, domainname and /proc/version)
  *   sys/fs/        pipe-max-size (binfmt_misc: a later issue)
  */
 #include "proc_internal.h"

@@ -59,9 +59,10 @@
 	X(105, setuid) X(106, setgid) X(113, setreuid) X(114, setregid)        \
 	X(117, setresuid) X(118, getresuid) X(119, setresgid)                  \
 	X(120, getresgid) X(115, getgroups) X(116, setgroups)                  \
+	/* kernel/utsname.c */                                                 \
+	X(63, uname) X(170, sethostname) X(171, setdomainname)                 \
 	/* kernel/sys.c */                                                     \
-	X(39, getpid) X(186, gettid) X(110, getppid) X(63, uname)              \
-	X(99, sysinfo)                                                         \
+	X(39, getpid) X(186, gettid) X(110, getppid) X(99, sysinfo)            \
 	X(169, reboot) X(318, getrandom) X(158, arch_prctl)                    \
 	X(218, set_tid_address) X(24, sched_yield) X(111, getpgrp)             \
 	X(121, getpgid) X(109, setpgid) X(112, setsid) X(124, getsid)          \

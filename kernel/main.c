@@ -17,6 +17,7 @@
 
 void timer_init(void);
 void pic_init(void);
+void utsname_init(void);
 
 static void load_initramfs(void)
 {
@@ -47,6 +48,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	syscall_init();
 	sched_init();
 	vfs_init();
+	utsname_init();
 	exec_init();
 	load_initramfs();
 

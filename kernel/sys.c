@@ -62,24 +62,6 @@ long sys_setsid(void)
 	return current->sid;
 }
 
-struct new_utsname {
-	char sysname[65], nodename[65], release[65], version[65], machine[65], domainname[65];
-};
-
-long sys_uname(struct new_utsname __user *buf)
-{
-	struct new_utsname u;
-
-	memset(&u, 0, sizeof(u));
-	strlcpy(u.sysname, "Linux", sizeof(u.sysname));
-	strlcpy(u.nodename, "(none)", sizeof(u.nodename));
-	strlcpy(u.release, "6.1.0-execve", sizeof(u.release));
-	strlcpy(u.version, "#1 teaching kernel", sizeof(u.version));
-	strlcpy(u.machine, "x86_64", sizeof(u.machine));
-	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
-	return copy_to_user(buf, &u, sizeof(u));
-}
-
 struct sysinfo {
 	int64_t uptime;
 	uint64_t loads[3];
