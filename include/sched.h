@@ -1,6 +1,7 @@
 /*
- * sched.h - processes (kernel/proc.c, kernel/fork.c, kernel/exit.c) and the
- * scheduler (kernel/sched.c).
+ * sched.h - processes (kernel/proc.c, kernel/fork.c, kernel/exit.c), their
+ * signals (kernel/signal.c), credentials (kernel/cred.c), timers
+ * (kernel/itimer.c) and the scheduler (kernel/sched.c).
  *
  * One CPU. The kernel itself is not preempted: a task in the kernel runs
  * until it sleeps or returns to user mode; the timer preempts user code.

@@ -1,7 +1,7 @@
 /*
- * sys.c - small system calls about the process and the machine: ids,
- * uname, sysinfo, reboot, getrandom, arch_prctl, set_tid_address,
- * process groups and sessions.
+ * sys.c - small system calls about the process and the machine: pids,
+ * sysinfo, reboot, getrandom, arch_prctl, set_tid_address, rlimits,
+ * times and getrusage, prctl, process groups and sessions.
  */
 #include <errno.h>
 #include <kernel.h>
