@@ -324,11 +324,11 @@ long sys_kill(pid_t pid, int sig)
 		return -EINVAL;
 	if (pid > 0) {
 		struct task *t = find_task(pid);
-		return t && t->state != TASK_ZOMBIE ? kill_one(t, sig) : -ESRCH;
+		return t ? kill_one(t, sig) : -ESRCH; /* a zombie still counts, as on Linux */
 	}
 	if (pid == -1) { /* everyone but init and the caller */
 		for (struct task *t = first_task(); t; t = t->next_task) {
-			if (t->pid > 1 && t != current && t->state != TASK_ZOMBIE) {
+			if (t->pid > 1 && t != current) {
 				kill_one(t, sig);
 				found = 1;
 			}
@@ -337,7 +337,7 @@ long sys_kill(pid_t pid, int sig)
 	}
 	pid_t pgrp = pid == 0 ? current->pgid : -pid;
 	for (struct task *t = first_task(); t; t = t->next_task) {
-		if (t->pgid == pgrp && t->state != TASK_ZOMBIE) {
+		if (t->pgid == pgrp) {
 			kill_one(t, sig);
 			found = 1;
 		}
@@ -351,7 +351,7 @@ long sys_tgkill(pid_t tgid, pid_t tid, int sig)
 	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > NSIG)
 		return -EINVAL;
 	struct task *t = find_task(tid);
-	if (!t || t->state == TASK_ZOMBIE || t->pid != tgid)
+	if (!t || t->pid != tgid)
 		return -ESRCH;
 	return kill_one(t, sig);
 }
