@@ -528,16 +528,8 @@ static int proc_pid_base_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!t)
 		return -ENOENT;
-	if (ctx->pos == 0) {
-		if (!dir_emit(ctx, ".", 1, inode->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		if (!dir_emit(ctx, "..", 2, PROC_ROOT_INO, DT_DIR))
-			return 0;
-		ctx->pos = DIR_POS_FIRST;
-	}
+	if (!dir_emit_dots(ctx, inode->i_ino, PROC_ROOT_INO))
+		return 0;
 	for (size_t i = ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
 		const struct pid_entry *p = &pid_entries[i];
 		if (!dir_emit(ctx, p->name, strlen(p->name), pid_ino(t->pid, 1 + i), mode_to_dt(p->mode)))
@@ -597,16 +589,8 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!t)
 		return -ENOENT;
-	if (ctx->pos == 0) {
-		if (!dir_emit(ctx, ".", 1, inode->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		if (!dir_emit(ctx, "..", 2, pid_ino(t->pid, 0), DT_DIR))
-			return 0;
-		ctx->pos = DIR_POS_FIRST;
-	}
+	if (!dir_emit_dots(ctx, inode->i_ino, pid_ino(t->pid, 0)))
+		return 0;
 	for (int fd = ctx->pos - DIR_POS_FIRST; t->files && fd < NR_OPEN; fd++) {
 		char name[12];
 		if (!t->files->fd[fd])

@@ -309,17 +309,8 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 	const struct proc_dir_entry *de = PROC_I(inode)->pde;
 	loff_t pos = DIR_POS_FIRST;
 
-	if (ctx->pos == 0) {
-		if (!dir_emit(ctx, ".", 1, inode->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		ino_t up = de->parent ? de->parent->ino : PROC_ROOT_INO;
-		if (!dir_emit(ctx, "..", 2, up, DT_DIR))
-			return 0;
-		ctx->pos = DIR_POS_FIRST;
-	}
+	if (!dir_emit_dots(ctx, inode->i_ino, de->parent ? de->parent->ino : PROC_ROOT_INO))
+		return 0;
 	for (const struct proc_dir_entry *e = de->first_child; e; e = e->next, pos++) {
 		if (pos < ctx->pos)
 			continue;

@@ -309,21 +309,12 @@ static int ramfs_rename(struct inode *old_dir, struct dentry *old_dentry,
 
 static int ramfs_iterate(struct file *file, struct dir_context *ctx)
 {
-	struct dentry *dir = file->f_dentry;
+	struct dentry *dir = file->f_dentry, *parent = dir->d_parent;
 
-	if (ctx->pos == 0) {
-		if (!dir_emit(ctx, ".", 1, dir->d_inode->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		struct dentry *parent = dir->d_parent;
-		if (parent == dir && dir->d_covers)
-			parent = dir->d_covers->d_parent;
-		if (!dir_emit(ctx, "..", 2, parent->d_inode->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = DIR_POS_FIRST;
-	}
+	if (parent == dir && dir->d_covers) /* a mount's root: ".." is above it */
+		parent = dir->d_covers->d_parent;
+	if (!dir_emit_dots(ctx, dir->d_inode->i_ino, parent->d_inode->i_ino))
+		return 0;
 	for (struct dentry *d = dir->d_first_child; d; d = d->d_next) {
 		if ((loff_t)d->d_pos < ctx->pos)
 			continue;

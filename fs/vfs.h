@@ -286,6 +286,27 @@ static inline bool dir_emit(struct dir_context *ctx, const char *name, size_t le
 #define DT_REG 8
 #define DT_LNK 10
 #define DT_SOCK 12
+
+/*
+ * "." (position 0) and ".." (position 1), the first two entries of every
+ * directory, with the inode numbers given; ctx->pos then is DIR_POS_FIRST.
+ * false when the reader's buffer is full.
+ */
+static inline bool dir_emit_dots(struct dir_context *ctx, ino_t self, ino_t parent)
+{
+	if (ctx->pos == 0) {
+		if (!dir_emit(ctx, ".", 1, self, DT_DIR))
+			return false;
+		ctx->pos = 1;
+	}
+	if (ctx->pos == 1) {
+		if (!dir_emit(ctx, "..", 2, parent, DT_DIR))
+			return false;
+		ctx->pos = DIR_POS_FIRST;
+	}
+	return true;
+}
+
 static inline unsigned int mode_to_dt(mode_t mode) { return (mode >> 12) & 15; }
 
 struct file_operations {
