@@ -33,7 +33,9 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-MMD -MP
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
-KSRC := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c mm/*.S mm/*.c fs/*.S fs/*.c)
+# The kernel's source folders; a new subfolder is added here.
+KDIRS := boot kernel kernel/time mm fs fs/proc
+KSRC := $(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 
 USER_PROGS := $(patsubst userland/%.c,%,$(wildcard userland/*.c))

@@ -27,7 +27,7 @@
  *
  * Not done: bind mounts and MS_MOVE (EINVAL), mount namespaces.
  */
-#include "proc_internal.h"
+#include "proc/internal.h"
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>

@@ -1,5 +1,5 @@
 /*
- * proc_fs.h - adding files to /proc (fs/proc_root.c).
+ * proc_fs.h - adding files to /proc (fs/proc/root.c).
  *
  * A /proc file has no stored contents: each time a reader starts at offset
  * 0 the file's show function writes the whole text into a seq_file, a

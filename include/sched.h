@@ -1,7 +1,7 @@
 /*
  * sched.h - processes (kernel/proc.c, kernel/fork.c, kernel/exit.c), their
  * signals (kernel/signal.c), credentials (kernel/cred.c), timers
- * (kernel/itimer.c) and the scheduler (kernel/sched.c).
+ * (kernel/time/itimer.c) and the scheduler (kernel/sched.c).
  *
  * One CPU. The kernel itself is not preempted: a task in the kernel runs
  * until it sleeps or returns to user mode; the timer preempts user code.
@@ -113,7 +113,7 @@ struct task {
 	int pdeath_signal;      /* prctl(PR_SET_PDEATHSIG) */
 	bool no_new_privs;      /* prctl(PR_SET_NO_NEW_PRIVS); kept across fork and exec */
 
-	/* Interval timers (kernel/itimer.c), in ticks: ITIMER_REAL counts
+	/* Interval timers (kernel/time/itimer.c), in ticks: ITIMER_REAL counts
 	 * jiffies, ITIMER_VIRTUAL user time, ITIMER_PROF user + system time.
 	 * A value of 0 is a disarmed timer. */
 	uint64_t it_value[3], it_interval[3];

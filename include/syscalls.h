@@ -68,11 +68,11 @@
 	X(121, getpgid) X(109, setpgid) X(112, setsid) X(124, getsid)          \
 	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
 	X(98, getrusage) X(157, prctl) X(273, set_robust_list)                 \
-	/* kernel/time.c */                                                    \
+	/* kernel/time/sys_time.c */                                            \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
 	X(229, clock_getres) X(96, gettimeofday)                               \
 	X(201, time)                                                           \
-	/* kernel/itimer.c */                                                  \
+	/* kernel/time/itimer.c */                                              \
 	X(37, alarm) X(36, getitimer) X(38, setitimer)
 
 typedef long (*syscall_fn)(long, long, long, long, long, long);

@@ -1,4 +1,4 @@
-/* timekeeping.h - wall-clock and monotonic time (kernel/time.c).
+/* timekeeping.h - wall-clock and monotonic time (kernel/time/time.c).
  * The wall clock starts from the CMOS real-time clock at boot. */
 #pragma once
 #include <kernel.h>

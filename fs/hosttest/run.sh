@@ -15,15 +15,18 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${TMPDIR:-/tmp}/fs-hosttest
+# A directory of our own: several trees may run this test at once.
+out=$(mktemp -d "${TMPDIR:-/tmp}/fs-hosttest.XXXXXX")
+trap 'rm -rf "$out"' EXIT
 mkdir -p "$out/obj"
 san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 kf="-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffreestanding
     -isystem $(gcc -print-file-name=include) -I$here/inc -I$repo/include $san"
 objs=()
-for f in "$repo"/fs/*.c; do
+for f in "$repo"/fs/*.c "$repo"/fs/proc/*.c; do
 	b=$(basename "$f" .c)
 	case $b in exec | exec_* | binfmt_*) continue ;; esac
+	b=$(basename "$(dirname "$f")")_$b
 	gcc $kf -c "$f" -o "$out/obj/$b.o"
 	objs+=("$out/obj/$b.o")
 done

@@ -1,5 +1,5 @@
 /*
- * proc_misc.c - the fixed files of /proc, registered at boot through the
+ * misc.c - the fixed files of /proc, registered at boot through the
  * same proc_create() that other parts of the kernel use:
  *
  *   meminfo        memory in Linux's layout ("MemTotal:       16384 kB");
@@ -15,7 +15,7 @@
  *                  adds osrelease, version, hostname, domainname and /proc/version)
  *   sys/fs/        pipe-max-size (binfmt_misc: a later issue)
  */
-#include "proc_internal.h"
+#include "internal.h"
 #include <mm.h>
 #include <power.h>
 #include <sched.h>

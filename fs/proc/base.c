@@ -1,5 +1,5 @@
 /*
- * proc_base.c - the per-process part of /proc: /proc/self and /proc/PID/.
+ * base.c - the per-process part of /proc: /proc/self and /proc/PID/.
  *
  *   /proc/self       symlink to the reader's pid (made at each lookup)
  *   /proc/PID/       owned by the process's effective uid and gid:
@@ -24,7 +24,7 @@
  * like any other symlink; Linux's "magic" links that reopen the very file
  * even when it has no name are not done.
  */
-#include "proc_internal.h"
+#include "internal.h"
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>

@@ -1,5 +1,5 @@
 /*
- * proc_root.c - procfs: the filesystem behind /proc, and the registry that
+ * root.c - procfs: the filesystem behind /proc, and the registry that
  * the rest of the kernel adds files to (include/proc_fs.h).
  *
  * Reading a /proc file: the first read at offset 0 runs the file's show
@@ -9,9 +9,9 @@
  * buffer is doubled and the show function runs again (up to PROC_MAX_TEXT).
  * /proc files report size 0, as in Linux: readers read to end of file.
  *
- * See proc_internal.h for how entries become inodes and dentries.
+ * See internal.h for how entries become inodes and dentries.
  */
-#include "proc_internal.h"
+#include "internal.h"
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>

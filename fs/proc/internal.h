@@ -1,10 +1,10 @@
 /*
- * proc_internal.h - what the files of procfs share (fs/proc_*.c).
+ * internal.h - what the files of procfs (fs/proc/) share.
  *
- *   proc_root.c  the filesystem: the registry of fixed files (proc_create),
- *                seq_file, inodes, the root directory, mounting.
- *   proc_base.c  /proc/PID/... and /proc/self, made from the task list.
- *   proc_misc.c  the fixed files: meminfo, uptime, cpuinfo, sysrq-trigger...
+ *   root.c  the filesystem: the registry of fixed files (proc_create),
+ *           seq_file, inodes, the root directory, mounting.
+ *   base.c  /proc/PID/... and /proc/self, made from the task list.
+ *   misc.c  the fixed files: meminfo, uptime, cpuinfo, sysrq-trigger...
  *
  * Nothing in /proc is stored. The fixed files are entries of a registry
  * (a tree of struct proc_dir_entry); a lookup in /proc makes an inode for
@@ -15,7 +15,7 @@
  * their last user, and each access looks the process up again by pid.
  */
 #pragma once
-#include "vfs.h"
+#include "../vfs.h"
 #include <proc_fs.h>
 
 struct task;
@@ -32,7 +32,7 @@ struct proc_dir_entry {
 	struct proc_dir_entry *first_child, *last_child, *next;
 };
 
-/* A per-process entry (/proc/PID/status, ...): see proc_base.c. */
+/* A per-process entry (/proc/PID/status, ...): see base.c. */
 struct pid_entry;
 
 /* What a /proc inode stands for (inode->i_private). */
@@ -70,7 +70,7 @@ int proc_show(struct inode *inode, struct seq_file *m);
 /* Pass the bytes of a write to the file's write function. */
 int proc_write(struct inode *inode, const char *buf, size_t count);
 
-/* proc_base.c */
+/* base.c */
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
 void proc_pid_readdir(struct dir_context *ctx);
@@ -81,7 +81,7 @@ int proc_pid_write(struct inode *inode, const char *buf, size_t count);
 char *proc_file_path(struct file *file, char *buf, size_t size);
 char *proc_dentry_path(struct dentry *d, char *buf, size_t size);
 
-/* proc_misc.c */
+/* misc.c */
 void proc_misc_init(void);
 
 /* The mount table, for /proc/PID/mounts (fs/namespace.c). */
