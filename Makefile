@@ -92,7 +92,9 @@ $(B)/userland/%: userland/%.c
 
 # The initramfs holds Debian's busybox-static as /bin/sh and its applets,
 # fetched once into $(B)/busybox (scripts/fetch-busybox.sh; without network
-# the archive is made without it). WITH_BUSYBOX=no leaves it out.
+# the archive is made without it). WITH_BUSYBOX=no leaves it out. Once
+# the oracle's Linux has been fetched (make oracle), its binfmt_misc.ko
+# goes in too, for the binfmt_misc tests to load on Linux.
 WITH_BUSYBOX ?= yes
 BUSYBOX_BIN := $(B)/busybox/root/bin/busybox
 
@@ -104,6 +106,7 @@ ifeq ($(WITH_BUSYBOX),yes)
 endif
 	@echo "  CPIO    $@"
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
+		ORACLE_MODULES=$(B)/oracle/root/lib/modules \
 		scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
 
 iso: $(B)/os.iso

@@ -346,7 +346,7 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	/*
 	 * The auxiliary vector, in Linux's order. Not here: AT_SYSINFO_EHDR
 	 * (there is no vDSO) and AT_MINSIGSTKSZ, both of which Linux puts
-	 * first; AT_EXECFD (binfmt_misc 'O').
+	 * first.
 	 */
 #define NEW_AUX_ENT(id, val)                         \
 	do {                                         \
@@ -372,6 +372,8 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	NEW_AUX_ENT(AT_HWCAP2, 0); /* no ring-3 MWAIT, no FSGSBASE */
 	NEW_AUX_ENT(AT_EXECFN, bprm->exec);
 	NEW_AUX_ENT(AT_PLATFORM, u_platform);
+	if (bprm->have_execfd)
+		NEW_AUX_ENT(AT_EXECFD, bprm->execfd);
 	NEW_AUX_ENT(AT_NULL, 0);
 #undef NEW_AUX_ENT
 

@@ -56,6 +56,7 @@
 #include <fs.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <linux/kmod.h>
 #include <mm.h>
 #include <sched.h>
 #include <string.h>
@@ -117,6 +118,7 @@ void exec_init(void)
 {
 	init_script_binfmt();
 	init_elf_binfmt();
+	init_misc_binfmt(); /* in front of both */
 	exec_trace_init();
 }
 
@@ -746,17 +748,6 @@ static bool printable(unsigned char c)
 }
 
 /*
- * Linux would run modprobe for "binfmt-XXXX", so that a module can claim
- * the format. There are no modules here yet: the request is logged and
- * finds nothing.
- */
-static int request_module_binfmt(unsigned id)
-{
-	pr_info("exec: request_module(\"binfmt-%04x\"): no module loader\n", id);
-	return -ENOENT;
-}
-
-/*
  * Ask each handler in turn. -ENOEXEC means "not mine": ask the next; any
  * other answer ends the search. After the point of no return the answer is
  * final whatever it is. When nobody wants a file that does not look like
@@ -788,7 +779,9 @@ retry:
 
 		if (printable(b[0]) && printable(b[1]) && printable(b[2]) && printable(b[3]))
 			return retval;
-		if (request_module_binfmt(b[2] | b[3] << 8) < 0)
+		/* modprobe runs (kernel/kmod.c) and we wait for it; unless it
+		 * could not be run at all, the handlers are asked once more. */
+		if (request_module("binfmt-%04x", b[2] | b[3] << 8) < 0)
 			return retval;
 		need_retry = false;
 		goto retry;
@@ -810,8 +803,8 @@ retry:
  *   - caught signals go back to their default action (ignored ones stay).
  * Linux also computes and installs new credentials here (set-user-ID) and
  * makes the process single-threaded; we have neither yet.
- * Cannot fail here; returns 0 (Linux's can, and a handler must treat a
- * failure as past the point of no return).
+ * Fails only when the descriptor for AT_EXECFD cannot be had (EMFILE); a
+ * handler treats a failure as past the point of no return.
  */
 int begin_new_exec(struct linux_binprm *bprm)
 {
@@ -835,6 +828,17 @@ int begin_new_exec(struct linux_binprm *bprm)
 		files_close_on_exec(me->files);
 	task_set_comm(me, bprm->filename);
 	flush_signal_handlers(me);
+
+	/* binfmt_misc 'O': the program, open, for its interpreter (AT_EXECFD).
+	 * Not close-on-exec; the lowest free descriptor. */
+	if (bprm->have_execfd) {
+		int fd = fd_install_lowest(me->files, bprm->executable, false);
+
+		if (fd < 0)
+			return fd;
+		bprm->executable = NULL;
+		bprm->execfd = fd;
+	}
 	return 0;
 }
 

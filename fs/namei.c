@@ -964,6 +964,11 @@ static int open_last(struct nameidata *nd, int flags, mode_t mode,
 			if (nd->trailing_slash)
 				return -EISDIR;
 			err = may_create(nd->dir);
+			/* Linux's lookup_open: a directory that cannot hold new
+			 * files (procfs, binfmt_misc) refuses with EACCES, where
+			 * mknod and mkdir get EPERM. */
+			if (!err && (!nd->dir->d_inode->i_op || !nd->dir->d_inode->i_op->create))
+				err = -EACCES;
 			if (!err)
 				err = vfs_create(nd->dir, nd->last, nd->last_len,
 						 S_IFREG | (mode & 07777 & ~current_umask()), 0, &d);

@@ -9,7 +9,8 @@
  * holds a reference on the directory it covers.
  *
  * Filesystem types: "ramfs", "tmpfs" (a ramfs that reports tmpfs's magic
- * and size, and takes mode=, uid=, gid=), and "proc". Every mount makes a
+ * and size, and takes mode=, uid=, gid=), "proc", and those registered
+ * with register_filesystem (fs/super.c: "binfmt_misc"). Every mount makes a
  * new instance. Mounting on a mount point mounts on top, as Linux does.
  *
  * Unmounting refuses (EBUSY) while anything is in use below the mount: an
@@ -213,6 +214,8 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		sb = proc_mount();
 	else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0)
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
+	else if (get_fs_type(type))
+		sb = get_fs_type(type)->mount();
 	else
 		return -ENODEV;
 	if (!sb)

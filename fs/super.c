@@ -8,9 +8,14 @@
  * then unpacked into it (fs/initramfs.c). Nothing else is created: as in
  * Linux, /dev/console exists only if the archive provides it. Later mounts
  * (mount(2), fs/namespace.c) put other super blocks on directories.
+ *
+ * Besides ramfs, tmpfs and proc, which fs/namespace.c knows by name, a
+ * filesystem can register its type (register_filesystem): binfmt_misc
+ * does, as it does in Linux.
  */
 #include "vfs.h"
 #include <mm.h>
+#include <proc_fs.h>
 
 /* Linux's anonymous devices 0:N (ramfs, tmpfs, proc, pipefs). Numbers are
  * not reused: a teaching kernel does not mount a million filesystems. */
@@ -30,6 +35,37 @@ void put_super(struct super_block *sb)
 		kfree(sb->s_fs_info);
 		kfree(sb);
 	}
+}
+
+/* ---- filesystem types beyond the built-in ones (Linux's register_filesystem) ---- */
+
+static struct file_system_type *file_systems;
+
+int register_filesystem(struct file_system_type *fs)
+{
+	struct file_system_type **pp = &file_systems;
+
+	for (; *pp; pp = &(*pp)->next)
+		if (strcmp((*pp)->name, fs->name) == 0)
+			return -EBUSY;
+	fs->next = NULL;
+	*pp = fs;
+	return 0;
+}
+
+struct file_system_type *get_fs_type(const char *name)
+{
+	struct file_system_type *fs = file_systems;
+
+	while (fs && strcmp(fs->name, name) != 0)
+		fs = fs->next;
+	return fs;
+}
+
+void show_registered_filesystems(struct seq_file *m)
+{
+	for (struct file_system_type *fs = file_systems; fs; fs = fs->next)
+		seq_printf(m, "nodev\t%s\n", fs->name);
 }
 
 void vfs_init(void)

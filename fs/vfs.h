@@ -73,8 +73,22 @@ struct super_block {
 #define TMPFS_MAGIC 0x01021994
 #define PROC_SUPER_MAGIC 0x9fa0
 #define PIPEFS_MAGIC 0x50495045
+#define BINFMTFS_MAGIC 0x42494e4d
 
 #define SB_RDONLY 1             /* read-only: writes give EROFS */
+
+/* A filesystem type that mount(2) finds by name (fs/super.c). */
+struct file_system_type {
+	const char *name;                       /* "binfmt_misc" */
+	struct super_block *(*mount)(void);     /* a new instance; NULL: out of memory */
+	struct file_system_type *next;
+};
+/* 0, or -EBUSY if a type of that name exists. */
+int register_filesystem(struct file_system_type *fs);
+struct file_system_type *get_fs_type(const char *name); /* NULL: ENODEV */
+struct seq_file;
+/* "nodev\tNAME\n" for each, for /proc/filesystems. */
+void show_registered_filesystems(struct seq_file *m);
 
 /* -EROFS if inode is on a read-only filesystem and is a file, directory or
  * symlink (devices and FIFOs can still be written), else 0. */

@@ -44,6 +44,7 @@
 #define ELOOP 40
 #define ENOMSG 42
 #define ENODATA 61
+#define ETIME 62
 #define ELIBBAD 80
 #define EOVERFLOW 75
 #define ENOTSOCK 88

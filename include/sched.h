@@ -158,6 +158,10 @@ void set_exe_file(struct task *t, struct file *file);
 /* First user process, run from kernel_main once everything is ready. */
 void __noreturn start_init(const char *path, char *const argv[], char *const envp[]);
 
+/* A process that starts in the kernel with fn(arg) and becomes a user
+ * program through kernel_execve; no parent (kernel/proc.c, for umh.c). */
+struct task *user_mode_thread(void (*fn)(void *), void *arg);
+
 /* Terminate current: status is the wait4 status word. */
 void __noreturn do_exit(int status);
 /* Make sig pending for t and wake it if it sleeps (kernel/signal.c). */

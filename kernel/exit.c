@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
+#include <linux/umh.h>
 #include <power.h>
 #include <sched.h>
 #include <signum.h>
@@ -75,6 +76,12 @@ void do_exit(int status)
 	t->exit_status = status;
 	t->state = TASK_ZOMBIE;
 	struct task *parent = t->parent;
+	if (!parent) {
+		/* A usermode helper: the kernel collects its status. */
+		umh_task_exited(t);
+		schedule();
+		panic("zombie %d ran again", t->pid);
+	}
 	struct k_sigaction *sa = &parent->sigaction[SIGCHLD - 1];
 	if (sa->handler == SIG_IGN || (sa->flags & SA_NOCLDWAIT)) {
 		/* Nobody will wait for us: free ourselves once off this stack. */

@@ -8,6 +8,7 @@
 #include <fpu.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <linux/kmod.h>
 #include <mm.h>
 #include <sched.h>
 #include <serial.h>
@@ -49,6 +50,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	sched_init();
 	vfs_init();
 	utsname_init();
+	kmod_init();
 	exec_init();
 	load_initramfs();
 

@@ -177,6 +177,46 @@ static void task_setup_kernel_start(struct task *t, void (*fn)(void *), void *ar
 	t->ksp = (uint64_t)sf;
 }
 
+/*
+ * A new process that starts in the kernel, running fn(arg) on its own
+ * stack, and is meant to become a user program there with kernel_execve
+ * (Linux: user_mode_thread, used by the usermode helper, kernel/umh.c).
+ * It is root, in session 0 and process group 0, with no open files, the
+ * real root as root and working directory, umask 022 and Linux's default
+ * limits: what a child of Linux's kernel threads gets. It has no parent
+ * process: the kernel waits for it. Not yet runnable; NULL if out of
+ * memory or tasks.
+ */
+struct task *user_mode_thread(void (*fn)(void *), void *arg)
+{
+	struct task *t;
+
+	if (nr_tasks >= max_tasks)
+		return NULL;
+	t = alloc_task();
+	if (!t)
+		return NULL;
+	t->files = files_alloc();
+	t->fs = fs_alloc_root();
+	if (!t->files || !t->fs) {
+		if (t->files)
+			files_put(t->files);
+		if (t->fs)
+			fs_put(t->fs);
+		free_task(t);
+		return NULL;
+	}
+	t->pgid = t->sid = 0;
+	set_default_rlimits(t);
+	strlcpy(t->comm, "kworker", sizeof(t->comm));
+	t->start_time = jiffies;
+	t->tf->cs = USER_CS;
+	t->tf->ss = USER_DS;
+	t->tf->rflags = 0x202;
+	task_setup_kernel_start(t, fn, arg);
+	return t;
+}
+
 struct init_request {
 	const char *path;
 	char *const *argv, *const *envp;

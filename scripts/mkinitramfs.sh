@@ -6,7 +6,8 @@
 # USERLAND_DIR at top level (/init, /hello, /show_info, ...), the device
 # nodes /dev/console (5,1) and /dev/null (1,3), empty /proc, /tmp and /etc,
 # the files of userland/rootfs/ as they are, and then OVERLAY_DIR copied on
-# top (make run OVERLAY=dir). The root is
+# top (make run OVERLAY=dir), and Linux's binfmt_misc.ko when ORACLE_MODULES
+# names the oracle kernel's modules (see below). The root is
 # staged in the directory of OUT.cpio, as initramfs-root/.
 #
 # BUSYBOX=PATH (the binary of Debian's busybox-static, see fetch-busybox.sh)
@@ -66,6 +67,20 @@ fi
 
 if [ -n "$overlay" ]; then
 	cp -a "$overlay/." "$root/"
+fi
+
+# ORACLE_MODULES=DIR (the oracle kernel's lib/modules, see oracle.sh): its
+# binfmt_misc.ko goes to /lib/modules/VERSION/kernel/fs/, where Debian has
+# it. Linux has binfmt_misc as a module; the binfmt_misc tests load it
+# (userland/bm_setup.c) before mounting the filesystem. Our kernel has it
+# built in and ignores the file.
+if [ -n "${ORACLE_MODULES:-}" ]; then
+	for ko in "$ORACLE_MODULES"/*/kernel/fs/binfmt_misc.ko; do
+		[ -f "$ko" ] || continue
+		rel=${ko#"$ORACLE_MODULES"/}
+		mkdir -p "$root/lib/modules/$(dirname "$rel")"
+		install -m 0644 "$ko" "$root/lib/modules/$rel"
+	done
 fi
 
 # Last, as initramfs-tools runs its busybox hook last: an applet link never

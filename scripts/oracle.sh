@@ -71,6 +71,15 @@ fetch() {
 }
 
 [ -f "$dir/vmlinux" ] || fetch
+
+# Debian's Linux has binfmt_misc as a module, which the binfmt_misc tests
+# load from the initramfs (mkinitramfs.sh copies it from $dir): make sure
+# the archive was built after the kernel was fetched.
+if ls "$dir"/root/lib/modules/*/kernel/fs/binfmt_misc.ko > /dev/null 2>&1 &&
+	! cpio -it --quiet < build/initramfs.cpio 2>/dev/null | grep -q 'binfmt_misc\.ko$'; then
+	echo "oracle: rebuilding the initramfs with Linux's binfmt_misc.ko" >&2
+	make -s initramfs
+fi
 echo "oracle: Linux $(cat "$dir/version") (Debian $(cat "$dir/package-version"))"
 
 KERNEL=$dir/vmlinux ORACLE=1 UPDATE=$update LOG_DIR=build/oracle-logs exec tests/run.sh "${pending[@]}" "$@"

@@ -13,7 +13,8 @@
  *                  see an oops), 'o' to power off, 'b' to reboot
  *   sys/kernel/    ostype, pid_max, threads-max, ngroups_max (kernel/utsname.c
  *                  adds osrelease, version, hostname, domainname and /proc/version)
- *   sys/fs/        pipe-max-size (binfmt_misc: a later issue)
+ *   sys/fs/        pipe-max-size, and the empty binfmt_misc, where the
+ *                  binfmt_misc filesystem is mounted (fs/binfmt_misc.c)
  */
 #include "internal.h"
 #include <mm.h>
@@ -202,6 +203,7 @@ static int show_cpuinfo(struct seq_file *m)
 static int show_filesystems(struct seq_file *m)
 {
 	seq_puts(m, "nodev\ttmpfs\nnodev\tproc\nnodev\tpipefs\nnodev\tramfs\n");
+	show_registered_filesystems(m);
 	return 0;
 }
 
@@ -275,4 +277,5 @@ void proc_misc_init(void)
 	proc_create("sys/kernel/threads-max", 0444, show_threads_max, NULL);
 	proc_create("sys/kernel/ngroups_max", 0444, show_ngroups_max, NULL);
 	proc_create("sys/fs/pipe-max-size", 0444, show_pipe_max_size, NULL);
+	proc_mkdir("sys/fs/binfmt_misc");
 }

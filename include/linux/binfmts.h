@@ -58,6 +58,7 @@ struct linux_binprm {
 	uint64_t p;          /* top of the data on the new stack; moves down */
 	uint64_t argmin;     /* p may not go below this: E2BIG */
 	bool have_execfd;    /* binfmt_misc 'O': pass the program as a fd */
+	bool execfd_creds;   /* binfmt_misc 'C': credentials from executable */
 	bool secureexec;     /* AT_SECURE; always false: no set-user-ID yet */
 	bool point_of_no_return; /* set by begin_new_exec: failing now kills */
 	struct file *executable; /* the program, when have_execfd */
@@ -104,6 +105,7 @@ void unregister_binfmt(struct linux_binfmt *fmt);
 void exec_init(void);
 void init_script_binfmt(void); /* fs/binfmt_script.c */
 void init_elf_binfmt(void);    /* fs/binfmt_elf.c */
+void init_misc_binfmt(void);   /* fs/binfmt_misc.c */
 
 /* Helpers for the handlers (fs/exec.c). */
 struct file *open_exec(const char *name); /* open a program: EACCES, ETXTBSY... */

@@ -1,0 +1,63 @@
+/*
+ * bm_setup - make binfmt_misc usable, as a Debian system does at boot:
+ * /proc mounted, the binfmt_misc module loaded if the kernel has it as a
+ * module, and the filesystem mounted on /proc/sys/fs/binfmt_misc with
+ * nosuid,nodev,noexec (Debian's mount unit and binfmt-support use these).
+ *
+ * Debian's Linux builds binfmt_misc as a module: the initramfs then holds
+ * /lib/modules/VERSION/kernel/fs/binfmt_misc.ko (scripts/mkinitramfs.sh
+ * copies it when the oracle's kernel was fetched), loaded here with
+ * finit_module. Our kernel has it built in: there the load fails, and
+ * nothing is printed either way. Only a failed mount is reported.
+ *
+ * The binfmt_misc tests run it first: "/bm_setup ; /binfmt_misc_parse".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define BM_DIR "/proc/sys/fs/binfmt_misc"
+
+/* finit_module of the first /lib/modules/VERSION/kernel/fs/binfmt_misc.ko. */
+static void load_module(void)
+{
+	DIR *d = opendir("/lib/modules");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[512];
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/lib/modules/%s/kernel/fs/binfmt_misc.ko", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		syscall(SYS_finit_module, fd, "", 0);
+		close(fd);
+		break;
+	}
+	closedir(d);
+}
+
+int main(void)
+{
+	if (access("/proc/self", F_OK) != 0 && mount("proc", "/proc", "proc", 0, NULL) != 0) {
+		printf("bm_setup: mount proc: %s\n", strerror(errno));
+		return 1;
+	}
+	load_module();
+	if (mount("binfmt_misc", BM_DIR, "binfmt_misc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) {
+		printf("bm_setup: mount binfmt_misc: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
