@@ -10,8 +10,8 @@
  *   /init
  *	(no arguments: make run) Sets up a session on the console, as a
  *	distribution's init does before it starts a login shell: setsid(),
- *	the console as controlling terminal (TIOCSCTTY), /proc mounted, PATH
- *	set. Then prints a banner and runs "/bin/sh -i" (Debian's busybox),
+ *	the console as controlling terminal (TIOCSCTTY), /proc mounted,
+ *	binfmt_misc mounted on /proc/sys/fs/binfmt_misc, PATH set. Then prints a banner and runs "/bin/sh -i" (Debian's busybox),
  *	and powers off when that shell exits. Each of these steps may fail
  *	on a kernel that lacks the call; init says so in one line and goes
  *	on. Without /bin/sh, init reads commands from the console itself,
@@ -27,7 +27,9 @@
  * After "cannot run" the child exits with status 127; init does not report
  * status 127 again (a program that itself exits 127 is therefore silent).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -155,6 +158,42 @@ static void interactive(void)
 	}
 }
 
+/*
+ * binfmt_misc on /proc/sys/fs/binfmt_misc, with the options Debian's mount
+ * unit (and binfmt-support) use. Debian's Linux has binfmt_misc as a
+ * module, loaded on demand there; from an initramfs that carries
+ * binfmt_misc.ko (see scripts/mkinitramfs.sh) init loads it itself. A
+ * kernel without binfmt_misc at all (ENODEV) is not worth a line.
+ */
+static void mount_binfmt_misc(void)
+{
+	static const char dir[] = "/proc/sys/fs/binfmt_misc";
+	unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	struct dirent *de;
+	DIR *d;
+
+	if (mount("binfmt_misc", dir, "binfmt_misc", flags, NULL) == 0)
+		return;
+	if (errno == ENODEV && (d = opendir("/lib/modules"))) {
+		while ((de = readdir(d))) {
+			char ko[512];
+			int fd;
+
+			snprintf(ko, sizeof(ko), "/lib/modules/%s/kernel/fs/binfmt_misc.ko", de->d_name);
+			fd = open(ko, O_RDONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				syscall(SYS_finit_module, fd, "", 0);
+				close(fd);
+			}
+		}
+		closedir(d);
+		if (mount("binfmt_misc", dir, "binfmt_misc", flags, NULL) == 0)
+			return;
+	}
+	if (errno != ENODEV)
+		say("init: mount -t binfmt_misc binfmt_misc %s: %s\n", dir, strerror(errno));
+}
+
 /* make run: a session on the console with busybox's shell in it. */
 static void session(void)
 {
@@ -171,6 +210,7 @@ static void session(void)
 		    strerror(errno));
 	if (mount("proc", "/proc", "proc", 0, NULL) < 0)
 		say("init: mount -t proc proc /proc: %s\n", strerror(errno));
+	mount_binfmt_misc();
 	setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
 
 	if (access(shell[0], X_OK) < 0) {
