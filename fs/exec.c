@@ -16,14 +16,16 @@
  *                              onto the new stack
  *       bprm_execve
  *         open_exec            the file: regular, executable, not being written
- *         exec_binprm          at most 1 + 5 rewrites (#! scripts), then ELOOP
+ *         exec_binprm          at most 1 + 5 rewrites (misc, #!), then ELOOP
  *           search_binary_handler
  *             prepare_binprm   the first BINPRM_BUF_SIZE bytes into bprm->buf
  *             fmt->load_binary asks each registered format (binfmt_*.c);
+ *                                  a binfmt_misc entry (binfmt_misc.c) or
  *                                  a "#!" script (binfmt_script.c) rewrites
  *                                  argv with remove_arg_zero and
  *                                  copy_string_kernel, bprm_change_interp,
- *                                  and hands back bprm->interpreter
+ *                                  and hands back bprm->interpreter;
+ *                                  nobody: request_module (kernel/kmod.c)
  *               begin_new_exec      ---- THE POINT OF NO RETURN ----
  *               setup_arg_pages, start_thread
  *       free_bprm
