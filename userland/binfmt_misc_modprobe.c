@@ -12,10 +12,13 @@
  *   - the helper registers a binfmt_misc entry and the exec, retried,
  *     succeeds (also when the helper then exits 1);
  *   - a request after a misc rewrite names the interpreter's bytes;
+ *   - a caller killed (^C) while the helper runs stops waiting; the
+ *     helper goes on alone;
  *   - a helper that is itself unknown: the requests nest until 50 are
  *     under way, the next waits 5 s and fails, and all of them unwind.
  */
 #include "bm_common.h"
+#include <signal.h>
 
 static void set_modprobe(const char *path)
 {
@@ -44,17 +47,13 @@ static void action(const char *what)
 	put_file("/tmp/modprobe.action", what, strlen(what), 0644);
 }
 
-/* Run the file, then print and clear the helper's log. */
-static void try(const char *what, const char *path)
+/* What the helper logged, if it ran. */
+static void print_log(void)
 {
-	char *const argv[] = { "x", "arg", NULL };
 	char buf[4096];
 	int fd;
 	ssize_t n;
 
-	printf("--- %s\n", what);
-	unlink("/tmp/modprobe.log");
-	run(path, argv);
 	fd = open("/tmp/modprobe.log", O_RDONLY);
 	if (fd < 0) {
 		printf("(modprobe not run)\n");
@@ -64,6 +63,17 @@ static void try(const char *what, const char *path)
 	buf[n > 0 ? n : 0] = '\0';
 	printf("%s", buf);
 	close(fd);
+}
+
+/* Run the file, then print the helper's log. */
+static void try(const char *what, const char *path)
+{
+	char *const argv[] = { "x", "arg", NULL };
+
+	printf("--- %s\n", what);
+	unlink("/tmp/modprobe.log");
+	run(path, argv);
+	print_log();
 }
 
 static void file(const char *path, const char *bytes, size_t len)
@@ -122,6 +132,31 @@ int main(void)
 	file("/tmp/prog", "BMT1", 4);
 	try("after a misc rewrite: the interpreter's bytes", "/tmp/prog");
 	bm_clear();
+
+	/* The exec waits for the helper, but a signal that kills it ends the
+	 * wait; the helper goes on alone. */
+	action("sleep");
+	printf("--- the caller is killed while modprobe runs\n");
+	unlink("/tmp/modprobe.log");
+	{
+		char *const argv[] = { "x", NULL };
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			execve("/tmp/bin1", argv, NULL);
+			printf("exec /tmp/bin1: %s\n", errname(errno));
+			_exit(0);
+		}
+		sleep(1);
+		kill(pid, SIGINT);
+		waitpid(pid, &status, 0);
+		printf("the caller: %s %d\n", WIFSIGNALED(status) ? "signal" : "exit",
+		       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		sleep(4);
+		print_log();
+	}
+	action("log");
 
 	set_modprobe("/tmp/bin1");
 	try("modprobe itself unknown: nested requests, all fail", "/tmp/bin2");

@@ -9,6 +9,7 @@
  *   register   register the binfmt_misc entry "retry" for files starting
  *              "\x01\x02RT", so that the retried exec finds a handler
  *   exit1      exit with status 1 (after registering, if both are named)
+ *   sleep      sleep 3 seconds, then log "slept"
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -66,6 +67,14 @@ int main(int argc, char *argv[])
 			if (write(fd, entry, sizeof(entry) - 1) < 0)
 				return 3;
 			close(fd);
+		}
+	}
+	if (strstr(action, "sleep")) {
+		sleep(3);
+		log = fopen("/tmp/modprobe.log", "a");
+		if (log) {
+			fprintf(log, "modprobe: slept\n");
+			fclose(log);
 		}
 	}
 	return strstr(action, "exit1") ? 1 : 0;
