@@ -120,8 +120,8 @@ ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos)
 		return -EINVAL;
 	if (from->count > MAX_RW_COUNT)
 		from->count = MAX_RW_COUNT;
-	if (from->count == 0)
-		return 0;
+	/* Even a write of 0 bytes reaches the file, as in Linux: /dev/full
+	 * says ENOSPC, binfmt_misc's register EINVAL; most return 0. */
 	return file->f_op->write(file, from, pos);
 }
 

@@ -90,6 +90,7 @@ static void malformed(void)
 	printf("--- malformed (the list of entries must stay: keep)\n");
 	bm_register(":keep:M::KEEP::/bm_interp:");
 	bm_list();
+	bad_len("0 bytes", "", 0);
 	bad("10 bytes", ":a:M::ab::");
 	memset(buf, 'x', sizeof(buf));
 	memcpy(buf, ":a:M::ab::/bin/", 15);

@@ -178,6 +178,7 @@ static void pipes(void)
 		p[0].fd = fd[1];
 		T(SYS_poll, p, 1, 0);
 		printf("  after close of the reader: %x\n", p[0].revents);
+		T(SYS_write, fd[1], "", 0);
 		T(SYS_write, fd[1], "a", 1);
 		T(SYS_close, fd[1]);
 	}
@@ -625,6 +626,7 @@ int main(int argc, char **argv)
 	T(SYS_close, 3);
 	T(SYS_open, "/dev/full", O_RDWR);
 	T(SYS_write, 3, "xyz", 3);
+	T(SYS_write, 3, "", 0);
 	T(SYS_close, 3);
 	T(SYS_open, "/dev/null", O_RDWR | O_TRUNC);
 	T(SYS_close, 3);

@@ -435,6 +435,10 @@ static ssize_t proc_write_file(struct file *file, struct iov_iter *from, loff_t 
 	(void)pos;
 	if (!buf)
 		return -ENOMEM;
+	if (count == 0) {
+		kfree(buf);
+		return 0;
+	}
 	if (copy_from_iter(buf, count, from) < count) {
 		kfree(buf);
 		return -EFAULT;
