@@ -44,6 +44,10 @@ USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
 # Programs linked with glibc (gcc -static) rather than musl, for the
 # article's transcripts, which show glibc's strerror texts.
 GLIBC_PROGS := do_execve
+# Programs also built with glibc, as NAME-glibc: the same test through the
+# other C library's threads (glibc's pthread_create uses clone3).
+GLIBC_TOO := threads futex
+USER_BINS += $(addprefix $(B)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 
 # The serial line is this terminal, multiplexed with QEMU's monitor: keys
 # such as ^C and ^Z go to the guest (signal=off), Ctrl-A X quits QEMU.
@@ -89,6 +93,11 @@ $(B)/userland/%: userland/%.c
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $<"
 	@$(if $(filter $*,$(GLIBC_PROGS)),gcc,$(USER_CC)) $(USER_CFLAGS) -o $@ $<
+
+$(B)/userland/%-glibc: userland/%.c
+	@mkdir -p $(dir $@)
+	@echo "  GLIBCC  $<"
+	@gcc $(USER_CFLAGS) -pthread -o $@ $<
 
 # The initramfs holds Debian's busybox-static as /bin/sh and its applets,
 # fetched once into $(B)/busybox (scripts/fetch-busybox.sh; without network

@@ -803,10 +803,11 @@ retry:
  *   - close-on-exec descriptors are closed,
  *   - it takes the name of the new file (15 bytes of its base name),
  *   - caught signals go back to their default action (ignored ones stay).
- * Linux also computes and installs new credentials here (set-user-ID) and
- * makes the process single-threaded; we have neither yet.
- * Fails only when the descriptor for AT_EXECFD cannot be had (EMFILE); a
- * handler treats a failure as past the point of no return.
+ * Before all that, de_thread makes the process single-threaded. Linux
+ * also computes and installs new credentials here (set-user-ID); we do
+ * not yet. Fails when another thread kills the process, or when the
+ * descriptor for AT_EXECFD cannot be had (EMFILE); a handler treats a
+ * failure as past the point of no return.
  */
 int begin_new_exec(struct linux_binprm *bprm)
 {
@@ -815,6 +816,15 @@ int begin_new_exec(struct linux_binprm *bprm)
 
 	/* ======== THE POINT OF NO RETURN ======== */
 	bprm->point_of_no_return = true;
+
+	/* The other threads die; a thread that is not the leader takes the
+	 * leader's pid (kernel/exit.c). */
+	int retval = de_thread(me);
+	if (retval)
+		return retval;
+	/* exec_mm_release: the robust futexes and the clear_child_tid word
+	 * of the old memory (kernel/futex.c). */
+	futex_exit_release(me);
 
 	/* exec_mmap: take up the new address space. */
 	me->mm = bprm->mm;

@@ -528,7 +528,7 @@ static bool is_current_tty(struct tty *tty)
 
 static bool is_session_leader(void)
 {
-	return current->sid == current->pid;
+	return current->sid == current->tgid; /* the process leads its session */
 }
 
 /* Make the tty the controlling terminal of current's session. */

@@ -1,7 +1,16 @@
 /*
- * sched.h - processes (kernel/proc.c, kernel/fork.c, kernel/exit.c), their
- * signals (kernel/signal.c), credentials (kernel/cred.c), timers
+ * sched.h - processes and threads (kernel/proc.c, kernel/fork.c,
+ * kernel/exit.c), their signals (kernel/signal.c), futexes
+ * (kernel/futex.c), credentials (kernel/cred.c), timers
  * (kernel/time/itimer.c) and the scheduler (kernel/sched.c).
+ *
+ * As in Linux, a struct task is one thread. A process is a thread group:
+ * the threads that clone(CLONE_THREAD) made share one struct signal_struct
+ * (what belongs to the process as a whole: the shared pending signals, the
+ * group exit and group stop, interval timers, children's times) and one
+ * struct sighand_struct (the signal handlers). Each thread has its own
+ * thread id (pid), signal mask and pending signals; tgid is the process
+ * id, the pid of the group leader (the first thread).
  *
  * One CPU. The kernel itself is not preempted: a task in the kernel runs
  * until it sleeps or returns to user mode; the timer preempts user code.
@@ -23,6 +32,7 @@ enum task_state {
 	TASK_SLEEPING,
 	TASK_STOPPED, /* by SIGSTOP, SIGTSTP, ...; SIGCONT or SIGKILL wakes it */
 	TASK_ZOMBIE,
+	TASK_DEAD,     /* released: waiting to be freed, no longer found by pid */
 };
 
 /* What rt_sigaction sets for one signal (Linux's struct kernel_sigaction). */
@@ -37,12 +47,91 @@ struct rlimit {
 	uint64_t cur, max;
 };
 
+/* What a signal carries (Linux's kernel_siginfo, the part x86-64 uses):
+ * written to user space as the first 48 bytes of a 128-byte siginfo_t. */
+struct ksiginfo {
+	int32_t si_signo, si_errno, si_code, pad;
+	union {
+		struct {
+			int32_t si_pid;
+			uint32_t si_uid;
+			union {
+				int32_t si_status; /* SIGCHLD */
+				uint64_t si_value; /* rt_sigqueueinfo, timers */
+			};
+			int64_t si_utime, si_stime; /* SIGCHLD */
+		};
+		uint64_t si_addr; /* faults */
+	};
+};
+/* si_code values (Linux's uapi/asm-generic/siginfo.h). */
+#define SI_USER 0
+#define SI_KERNEL 0x80
+#define SI_QUEUE (-1)
+#define SI_TKILL (-6)
+#define ILL_ILLOPN 2
+#define FPE_INTDIV 1
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRERR 2
+#define TRAP_BRKPT 1
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+
+/* Signals sent but not yet taken (kernel/signal.c): a bit per signal and
+ * the siginfo of each. A standard signal (1-31) is pending at most once, so
+ * its siginfo has a fixed slot (no allocation: interrupts send these); a
+ * real-time signal is queued once per send, in order, in kmalloc'd
+ * entries, as Linux queues them. */
+struct sigqueue;
+struct sigpending {
+	uint64_t signal;
+	struct ksiginfo info[SIGRTMIN - 1];
+	struct sigqueue *rt_queue;
+};
+
+/* The handlers, shared by the threads of a process (CLONE_SIGHAND). */
+struct sighand_struct {
+	int count;
+	struct k_sigaction action[NSIG];
+};
+
+/* signal_struct flags, as Linux's. */
+#define SIGNAL_STOP_STOPPED 0x1  /* the group is stopped */
+#define SIGNAL_GROUP_EXIT 0x4    /* exit_group or a fatal signal: all threads die */
+
+/* What the threads of one process share (Linux's struct signal_struct). */
+struct signal_struct {
+	int count;              /* tasks pointing here (zombies included) */
+	int nr_threads;         /* threads that have not exited yet */
+	struct sigpending shared_pending; /* kill(): for any thread that takes it */
+	unsigned flags;         /* SIGNAL_* */
+	int group_exit_code;    /* wait status of the whole group's end */
+	struct task *group_exec_task; /* de_thread: the thread that execs */
+	int group_stop_count;   /* threads still to stop in a group stop */
+	int stop_signal;        /* what stopped the group, for wait4 */
+	bool wait_stop_report;  /* a stop the parent has not yet collected */
+	bool wait_cont_report;  /* a continue the parent has not yet collected */
+	/* Interval timers (kernel/time/itimer.c), in ticks: ITIMER_REAL counts
+	 * jiffies, ITIMER_VIRTUAL user time, ITIMER_PROF user + system time.
+	 * A value of 0 is a disarmed timer. */
+	uint64_t it_value[3], it_interval[3];
+	/* CPU ticks of the threads gone, and of the children reaped. */
+	uint64_t utime, stime, cutime, cstime;
+};
+
 /* How to go on with a call interrupted by -ERESTART_RESTARTBLOCK (Linux's
  * struct restart_block): restart_syscall calls fn. */
 struct restart_block {
 	long (*fn)(struct restart_block *rb);
-	uint64_t deadline_ns;   /* nanosleep: when to wake, monotonic */
+	uint64_t deadline_ns;   /* nanosleep, futex: when to wake, monotonic */
 	void __user *rem;       /* nanosleep: where to report the time left */
+	uint64_t futex_uaddr;   /* futex: the wait to go on with */
+	uint32_t futex_val, futex_bitset;
+	bool futex_shared;
 };
 #define RLIMIT_CPU 0
 #define RLIMIT_FSIZE 1
@@ -69,8 +158,18 @@ struct restart_block {
 #define KSTACK_SIZE (KSTACK_PAGES * PAGE_SIZE)
 
 struct task {
-	pid_t pid, pgid, sid;
+	pid_t pid;              /* the thread id */
+	pid_t tgid;             /* the process id: the group leader's pid */
+	/* The process group and session: the same in every thread of a
+	 * process (setpgid and setsid change them all). */
+	pid_t pgid, sid;
+	struct task *group_leader;
+	struct signal_struct *signal;
+	struct sighand_struct *sighand;
+	/* The thread that made this process (Linux's real_parent); threads
+	 * of a process all have the leader's parent. */
 	struct task *parent;
+	int exit_signal;        /* told to the parent at exit: SIGCHLD, other, or -1 (a thread) */
 	struct task *next_task; /* list of all tasks, for wait and reparenting */
 	struct task *next_dead; /* on the list of tasks to free */
 	char comm[TASK_COMM_LEN];
@@ -86,7 +185,8 @@ struct task {
 	struct file *exe_file;  /* the program it runs: /proc/PID/exe; closed to writers */
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
-	uint64_t clear_child_tid;
+	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
+	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
 	/* Credentials: real, effective and saved ids (kernel/cred.c). */
 	uid_t uid, euid, suid;
 	gid_t gid, egid, sgid;
@@ -98,29 +198,24 @@ struct task {
 	bool vfork_done;        /* set when a vfork child execs or exits */
 	int exit_status;        /* wait4 status word, valid in TASK_ZOMBIE */
 
-	/* Signals (kernel/signal.c). Bit sig-1 of a mask stands for sig. */
-	uint64_t sigpending;    /* sent, not yet acted on */
+	/* Signals (kernel/signal.c). Bit sig-1 of a mask stands for sig.
+	 * pending holds this thread's own pending signals (tgkill, faults);
+	 * the process's are in signal->shared_pending. */
+	struct sigpending pending;
 	uint64_t blocked;       /* the signal mask */
+	uint64_t real_blocked;  /* the mask before rt_sigtimedwait changed it */
+	bool stop_pending;      /* must take part in a group stop */
 	uint64_t saved_mask;    /* restored after a handler when restore_mask */
 	bool restore_mask;      /* set by rt_sigsuspend */
 	struct restart_block restart_block;
-	struct k_sigaction sigaction[NSIG];
 	uint64_t altstack_sp, altstack_size;
 	int altstack_flags;
-	int stop_signal;        /* what stopped it, for wait4 */
-	bool wait_stop_report;  /* a stop the parent has not yet collected */
-	bool wait_cont_report;  /* a continue the parent has not yet collected */
 	int pdeath_signal;      /* prctl(PR_SET_PDEATHSIG) */
 	bool no_new_privs;      /* prctl(PR_SET_NO_NEW_PRIVS); kept across fork and exec */
 
-	/* Interval timers (kernel/time/itimer.c), in ticks: ITIMER_REAL counts
-	 * jiffies, ITIMER_VIRTUAL user time, ITIMER_PROF user + system time.
-	 * A value of 0 is a disarmed timer. */
-	uint64_t it_value[3], it_interval[3];
-
-	struct rlimit rlim[RLIM_NLIMITS];
-	/* CPU time in ticks, counted by the timer; children's when reaped. */
-	uint64_t utime, stime, cutime, cstime;
+	struct rlimit rlim[RLIM_NLIMITS]; /* the same in every thread (setrlimit sets all) */
+	/* This thread's CPU time in ticks, counted by the timer. */
+	uint64_t utime, stime;
 	uint64_t start_time;    /* jiffies at fork */
 	struct fpu_state fpu;   /* user x87/SSE registers while switched out */
 };
@@ -136,9 +231,20 @@ void wakeup(void *chan);
 /* Sleep until jiffies >= when or a signal arrives. Returns 0 or -EINTR. */
 int sleep_until(uint64_t when);
 void make_runnable(struct task *t);
+/* The task with this thread id (any thread, as Linux's find_task_by_vpid);
+ * NULL if none, or if it is released. A zombie is still found. */
 struct task *find_task(pid_t pid);
 /* Iterate over every task (for wait, reparenting and /proc). */
 struct task *first_task(void);
+static inline bool thread_group_leader(const struct task *t) { return t->group_leader == t; }
+static inline bool same_thread_group(const struct task *a, const struct task *b)
+{
+	return a->signal == b->signal;
+}
+/* The threads of t's process, leader or not, that have not been released. */
+#define for_each_thread(p, t) \
+	for (struct task *t = first_task(); t; t = t->next_task) \
+		if (t->signal == (p)->signal && t->state != TASK_DEAD)
 /* A new task: kernel stack, pid, linked in; not yet runnable. NULL if no memory. */
 struct task *alloc_task(void);
 void free_task(struct task *t);  /* after it is reaped */
@@ -162,15 +268,42 @@ void __noreturn start_init(const char *path, char *const argv[], char *const env
  * program through kernel_execve; no parent (kernel/proc.c, for umh.c). */
 struct task *user_mode_thread(void (*fn)(void *), void *arg);
 
-/* Terminate current: status is the wait4 status word. */
+/* End the current thread: status is the wait4 status word. */
 void __noreturn do_exit(int status);
-/* Make sig pending for t and wake it if it sleeps (kernel/signal.c). */
+/* End every thread of the current process (exit_group, a fatal signal). */
+void __noreturn do_group_exit(int status);
+/* exec: kill the other threads of the process, and take over the
+ * leader's pid if the caller is not the leader (fs/exec.c calls it past
+ * the point of no return). 0, or -EAGAIN if the process is being killed. */
+int de_thread(struct task *me);
+
+/* Make sig pending for thread t and wake it if it sleeps (kernel/signal.c),
+ * as from the kernel (si_code SI_KERNEL). */
 void send_sig(int sig, struct task *t);
-/* Send sig to every task of process group pgrp; 0 or -ESRCH. */
+/* The same for t's whole process: any thread that does not block it
+ * takes it (kill, SIGCHLD, the tty's signals). */
+void group_send_sig(int sig, struct task *t);
+/* Either, with a siginfo (info->si_signo is the signal). 0, or -EAGAIN if
+ * a real-time signal cannot be queued. */
+int send_sig_info(const struct ksiginfo *info, struct task *t, bool group);
+/* A fault's signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP) for the
+ * current thread. If the program blocks or ignores it, it cannot take it:
+ * the action becomes the default and the process dies, as Linux's
+ * force_sig_fault. */
+void force_sig_fault(int sig, int code, uint64_t addr);
+/* Send sig to every process of process group pgrp; 0 or -ESRCH. */
 int kill_pgrp(pid_t pgrp, int sig);
-/* True if t has a pending signal that is not blocked: a blocking call
- * should give up and return -ERESTARTSYS (or -EINTR). */
+/* True if t has a pending signal that is not blocked, or must stop or
+ * die: a blocking call should give up and return -ERESTARTSYS (or -EINTR). */
 bool signal_pending(struct task *t);
+/* True if t is being killed (SIGKILL pending, or its group exits). */
+bool fatal_signal_pending(struct task *t);
+/* Free what t's signal state holds (free_task calls it). */
+void exit_signal_state(struct task *t);
+/* SIGKILL to every thread of p's process but p (exit_group, exec). */
+void zap_other_threads(struct task *p);
+/* An exiting thread leaves a group stop in progress (kernel/exit.c). */
+void exit_group_stop(struct task *t);
 /* Called on the way back to user mode: acts on pending signals, reschedules. */
 void prepare_return_to_user(struct trapframe *tf);
 extern bool need_resched;
@@ -189,3 +322,9 @@ void vfork_release(struct task *child);
 void fpu_reset_current(void);
 /* Reset what exec resets in the process: caught signal handlers. */
 void flush_signal_handlers(struct task *t);
+
+/* kernel/futex.c: at thread exit and exec, the robust list's futexes are
+ * released (FUTEX_OWNER_DIED) and clear_child_tid is cleared and woken. */
+void futex_exit_release(struct task *t);
+/* Wake up to nr waiters of the futex at uaddr in the current mm. */
+int futex_wake_addr(uint64_t uaddr, int nr);

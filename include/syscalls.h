@@ -48,12 +48,15 @@
 	X(59, execve)                                                          \
 	/* kernel/fork.c, kernel/exit.c */                                     \
 	X(57, fork) X(58, vfork) X(56, clone) X(60, exit) X(231, exit_group)   \
-	X(61, wait4) X(247, waitid)                                            \
+	X(61, wait4) X(247, waitid) X(435, clone3)                             \
+	/* kernel/futex.c */                                                   \
+	X(202, futex)                                                          \
 	/* kernel/signal.c, kernel/signal_frame.c */                           \
 	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
 	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \
 	X(62, kill) X(200, tkill) X(234, tgkill) X(34, pause)                  \
-	X(219, restart_syscall)                                                \
+	X(219, restart_syscall) X(128, rt_sigtimedwait)                        \
+	X(129, rt_sigqueueinfo) X(297, rt_tgsigqueueinfo)                      \
 	/* kernel/cred.c */                                                    \
 	X(102, getuid) X(107, geteuid) X(104, getgid) X(108, getegid)          \
 	X(105, setuid) X(106, setgid) X(113, setreuid) X(114, setregid)        \
@@ -68,6 +71,7 @@
 	X(121, getpgid) X(109, setpgid) X(112, setsid) X(124, getsid)          \
 	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
 	X(98, getrusage) X(157, prctl) X(273, set_robust_list)                 \
+	X(274, get_robust_list)                                                \
 	/* kernel/time/sys_time.c */                                            \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
 	X(229, clock_getres) X(96, gettimeofday)                               \

@@ -9,6 +9,7 @@
 #include <fs.h>
 #include <kernel.h>
 #include <linux/umh.h>
+#include <mm.h>
 #include <power.h>
 #include <sched.h>
 #include <signum.h>
@@ -33,31 +34,155 @@ static void __noreturn init_exited(int status)
 	machine_power_off();
 }
 
-/* Hand t's children to init; they may need reaping or a parent-death signal. */
-static void reparent_children(struct task *t)
+/* No thread of leader's process is left but the leader itself. */
+static bool thread_group_empty(struct task *leader)
 {
-	struct task *init = find_task(1);
+	for_each_thread(leader, t)
+		if (t != leader)
+			return false;
+	return true;
+}
+
+/* The wait status of a process that has ended. */
+static int group_exit_status(struct task *leader)
+{
+	struct signal_struct *s = leader->signal;
+	return (s->flags & SIGNAL_GROUP_EXIT) ? s->group_exit_code : leader->exit_status;
+}
+
+/* CPU ticks of t's whole process: its threads gone and those still here. */
+static void thread_group_times(struct task *p, uint64_t *ut, uint64_t *st)
+{
+	*ut = p->signal->utime;
+	*st = p->signal->stime;
+	for_each_thread(p, t) {
+		if (t->state == TASK_ZOMBIE)
+			continue; /* counted in signal->utime already */
+		*ut += t->utime;
+		*st += t->stime;
+	}
+}
+
+/*
+ * Tell the parent of process leader (its last thread is gone) that it
+ * ended: SIGCHLD (or the clone's exit signal) with its siginfo, and a
+ * wake-up for a wait4. Returns true if the parent does not want to wait
+ * for it (SIGCHLD ignored, or SA_NOCLDWAIT): then nobody reaps it and it
+ * is freed at once (Linux's autoreap).
+ */
+static bool do_notify_parent(struct task *leader)
+{
+	struct task *parent = leader->parent;
+	int sig = leader->exit_signal, status = group_exit_status(leader);
+	struct k_sigaction *sa = &parent->sighand->action[SIGCHLD - 1];
+	struct ksiginfo info = { .si_signo = sig };
+	bool autoreap = false;
+	uint64_t ut, st;
+
+	info.si_pid = leader->tgid;
+	info.si_uid = leader->uid;
+	if (status & 0x80)
+		info.si_code = CLD_DUMPED, info.si_status = status & 0x7f;
+	else if (status & 0x7f)
+		info.si_code = CLD_KILLED, info.si_status = status & 0x7f;
+	else
+		info.si_code = CLD_EXITED, info.si_status = (status >> 8) & 0xff;
+	thread_group_times(leader, &ut, &st);
+	info.si_utime = ut, info.si_stime = st;
+	if (sig == SIGCHLD && (sa->handler == SIG_IGN || (sa->flags & SA_NOCLDWAIT))) {
+		autoreap = true;
+		if (sa->handler == SIG_IGN)
+			sig = 0;
+	}
+	if (sig > 0 && sig <= NSIG)
+		send_sig_info(&info, parent, true);
+	wakeup(parent->signal); /* a wait4 may now find news, or no children left */
+	return autoreap;
+}
+
+/* The thread that takes over the children of exiting thread t: another
+ * live thread of its process, or init (Linux's find_new_reaper). */
+static struct task *find_new_reaper(struct task *t)
+{
+	for_each_thread(t, c)
+		if (c != t && c->state != TASK_ZOMBIE && !(c->signal->flags & SIGNAL_GROUP_EXIT))
+			return c;
+	return find_task(1);
+}
+
+/* Hand t's children to their new parent; they may need reaping or a
+ * parent-death signal (Linux's forget_original_parent). */
+static void forget_original_parent(struct task *t)
+{
+	struct task *reaper = find_new_reaper(t);
 
 	for (struct task *c = first_task(); c; c = c->next_task) {
-		if (c->parent != t)
+		if (c->parent != t || c->state == TASK_DEAD)
 			continue;
-		c->parent = init;
-		if (c->pdeath_signal)
-			send_sig(c->pdeath_signal, c);
-		if (c->state == TASK_ZOMBIE)
-			wakeup(init);
+		c->parent = reaper;
+		if (c->pdeath_signal && c->state != TASK_ZOMBIE)
+			group_send_sig(c->pdeath_signal, c);
+		/* A process that ended and waits to be reaped: the new parent
+		 * (another process) is told, and may not want it. */
+		if (thread_group_leader(c) && c->state == TASK_ZOMBIE && thread_group_empty(c) &&
+		    !same_thread_group(reaper, t) && do_notify_parent(c))
+			release_task_later(c);
 	}
+}
+
+/* The end of a thread, told to whoever waits for it (Linux's exit_notify).
+ * Interrupts are off. */
+static void exit_notify(struct task *t)
+{
+	struct signal_struct *s = t->signal;
+	struct task *leader = t->group_leader;
+	bool autoreap = false;
+
+	forget_original_parent(t);
+	t->state = TASK_ZOMBIE;
+	if (thread_group_leader(t) && !t->parent) {
+		/* A usermode helper: the kernel collects its status. */
+		umh_task_exited(t);
+		return;
+	}
+	if (thread_group_leader(t)) {
+		/* A leader waits, a zombie, until its last thread is gone:
+		 * only then is the process reported to its parent. */
+		if (thread_group_empty(t))
+			autoreap = do_notify_parent(t);
+	} else {
+		/* A thread nobody waits for: freed at once. */
+		autoreap = true;
+	}
+	if (autoreap)
+		release_task_later(t);
+	/* The last thread of a process whose leader ended before it. */
+	if (!thread_group_leader(t) && leader->state == TASK_ZOMBIE && thread_group_empty(leader) &&
+	    !s->group_exec_task && do_notify_parent(leader))
+		release_task_later(leader);
+	if (s->group_exec_task)
+		wakeup(&s->group_exec_task); /* de_thread waits for us */
 }
 
 void do_exit(int status)
 {
 	struct task *t = current;
+	struct signal_struct *s = t->signal;
 
-	if (t->pid == 1)
-		init_exited(status);
-	if (t->clear_child_tid)
-		put_user_u32(0, (void __user *)t->clear_child_tid);
-	disassociate_ctty(); /* a session leader lets go of its terminal */
+	t->exit_status = status;
+	uint64_t irq = irq_save();
+	exit_group_stop(t);
+	bool group_dead = --s->nr_threads == 0;
+	irq_restore(irq);
+	if (group_dead && t->tgid == 1)
+		init_exited(group_exit_status(t));
+	/* The robust futexes it held, and pthread_join's futex, while the
+	 * memory is still there. */
+	futex_exit_release(t);
+	if (group_dead) {
+		disassociate_ctty(); /* a session leader lets go of its terminal */
+		memset(s->it_value, 0, sizeof(s->it_value));
+	}
 	if (t->files)
 		files_put(t->files);
 	t->files = NULL;
@@ -72,26 +197,91 @@ void do_exit(int status)
 	t->mm = NULL;
 
 	cli(); /* until schedule() leaves this task for good */
-	reparent_children(t);
-	t->exit_status = status;
-	t->state = TASK_ZOMBIE;
-	struct task *parent = t->parent;
-	if (!parent) {
-		/* A usermode helper: the kernel collects its status. */
-		umh_task_exited(t);
-		schedule();
-		panic("zombie %d ran again", t->pid);
-	}
-	struct k_sigaction *sa = &parent->sigaction[SIGCHLD - 1];
-	if (sa->handler == SIG_IGN || (sa->flags & SA_NOCLDWAIT)) {
-		/* Nobody will wait for us: free ourselves once off this stack. */
-		release_task_later(t);
-	} else {
-		send_sig(SIGCHLD, parent);
-	}
-	wakeup(parent); /* a wait4 may now find news, or no children left */
+	s->utime += t->utime;
+	s->stime += t->stime;
+	exit_notify(t);
 	schedule();
 	panic("zombie %d ran again", t->pid);
+}
+
+void do_group_exit(int status)
+{
+	struct signal_struct *s = current->signal;
+	uint64_t irq = irq_save();
+
+	if (s->flags & SIGNAL_GROUP_EXIT)
+		status = s->group_exit_code;
+	else if (s->group_exec_task)
+		status = 0; /* killed by another thread's exec */
+	else if (s->nr_threads > 1) {
+		s->flags = SIGNAL_GROUP_EXIT;
+		s->group_exit_code = status;
+		zap_other_threads(current);
+	}
+	irq_restore(irq);
+	do_exit(status);
+}
+
+/*
+ * exec in a process with several threads (Linux's de_thread): every other
+ * thread is killed, and the caller waits until they are gone. If the
+ * caller is not the leader, it then takes the leader's place: its pid (the
+ * process id does not change across exec), its parent and its start time;
+ * the old leader, a zombie by then, is freed without a word to the parent.
+ * Last, handlers shared with another process (CLONE_SIGHAND without
+ * CLONE_THREAD) are copied, since exec resets them.
+ */
+int de_thread(struct task *me)
+{
+	struct signal_struct *s = me->signal;
+	struct task *leader = me->group_leader;
+	uint64_t irq = irq_save();
+
+	if (s->nr_threads > 1 || leader != me) {
+		if ((s->flags & SIGNAL_GROUP_EXIT) || s->group_exec_task) {
+			irq_restore(irq);
+			return -EAGAIN; /* another thread kills the process */
+		}
+		s->group_exec_task = me;
+		zap_other_threads(me);
+		while (s->nr_threads > 1 || (leader != me && leader->state != TASK_ZOMBIE)) {
+			if (fatal_signal_pending(me)) {
+				s->group_exec_task = NULL;
+				irq_restore(irq);
+				return -EAGAIN;
+			}
+			sleep_on(&s->group_exec_task);
+		}
+		if (leader != me) {
+			pid_t tid = me->pid;
+			me->pid = leader->pid;
+			leader->pid = tid;
+			me->tgid = me->pid;
+			me->start_time = leader->start_time;
+			me->parent = leader->parent;
+			me->group_leader = me;
+			for (struct task *t = first_task(); t; t = t->next_task)
+				if (t->signal == s)
+					t->group_leader = me;
+			s->utime += leader->utime;
+			s->stime += leader->stime;
+			leader->utime = leader->stime = 0;
+			release_task_later(leader);
+		}
+		s->group_exec_task = NULL;
+	}
+	irq_restore(irq);
+	me->exit_signal = SIGCHLD;
+	if (me->sighand->count > 1) {
+		struct sighand_struct *sh = kmalloc(sizeof(*sh));
+		if (!sh)
+			return -ENOMEM;
+		memcpy(sh->action, me->sighand->action, sizeof(sh->action));
+		sh->count = 1;
+		me->sighand->count--;
+		me->sighand = sh;
+	}
+	return 0;
 }
 
 long sys_exit(int code)
@@ -101,14 +291,21 @@ long sys_exit(int code)
 
 long sys_exit_group(int code)
 {
-	do_exit(W_EXITCODE(code, 0));
+	do_group_exit(W_EXITCODE(code, 0));
 }
 
 /* Which children a wait names: pid > 0 that one, 0 our process group,
- * -1 any, < -1 process group -pid. */
-static bool wait_matches(struct task *c, pid_t pid)
+ * -1 any, < -1 process group -pid. A child is a process (its leader)
+ * that any thread of ours made (only the caller's own with __WNOTHREAD);
+ * one whose exit signal is not SIGCHLD only with __WCLONE, and every one
+ * with __WALL, as Linux. */
+static bool wait_matches(struct task *c, pid_t pid, int options)
 {
-	if (c->parent != current)
+	if (!thread_group_leader(c) || !c->parent || c->state == TASK_DEAD)
+		return false;
+	if ((options & __WNOTHREAD) ? c->parent != current : !same_thread_group(c->parent, current))
+		return false;
+	if (((c->exit_signal != SIGCHLD) ^ !!(options & __WCLONE)) && !(options & __WALL))
 		return false;
 	if (pid > 0)
 		return c->pid == pid;
@@ -127,12 +324,6 @@ struct wait_result {
 	bool reap;
 };
 
-#define CLD_EXITED 1
-#define CLD_KILLED 2
-#define CLD_DUMPED 3
-#define CLD_STOPPED 5
-#define CLD_CONTINUED 6
-
 /* Look for a child with something to report. 0 found, -ECHILD if there
  * is no such child at all, -EAGAIN if there are children but no news. */
 static int wait_scan(pid_t pid, int options, struct wait_result *r)
@@ -140,24 +331,25 @@ static int wait_scan(pid_t pid, int options, struct wait_result *r)
 	bool have_child = false;
 
 	for (struct task *c = first_task(); c; c = c->next_task) {
-		if (!wait_matches(c, pid))
+		if (!wait_matches(c, pid, options))
 			continue;
 		have_child = true;
-		if (c->state == TASK_ZOMBIE && (options & WEXITED)) {
-			int st = c->exit_status;
+		struct signal_struct *s = c->signal;
+		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (options & WEXITED)) {
+			int st = group_exit_status(c);
 			*r = (struct wait_result){ c, st, (st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
 						   !(options & WNOWAIT) };
 			return 0;
 		}
-		if (c->state == TASK_STOPPED && c->wait_stop_report && (options & WUNTRACED)) {
+		if ((s->flags & SIGNAL_STOP_STOPPED) && s->wait_stop_report && (options & WUNTRACED)) {
 			if (!(options & WNOWAIT))
-				c->wait_stop_report = false;
-			*r = (struct wait_result){ c, W_STOPCODE(c->stop_signal), CLD_STOPPED, false };
+				s->wait_stop_report = false;
+			*r = (struct wait_result){ c, W_STOPCODE(s->stop_signal), CLD_STOPPED, false };
 			return 0;
 		}
-		if (c->wait_cont_report && (options & WCONTINUED)) {
+		if (s->wait_cont_report && (options & WCONTINUED)) {
 			if (!(options & WNOWAIT))
-				c->wait_cont_report = false;
+				s->wait_cont_report = false;
 			*r = (struct wait_result){ c, W_CONTINUED, CLD_CONTINUED, false };
 			return 0;
 		}
@@ -181,12 +373,14 @@ static int do_wait(pid_t pid, int options, struct wait_result *r)
 			err = -ERESTARTSYS;
 			break;
 		}
-		sleep_on(current);
+		sleep_on(current->signal);
 	}
 	irq_restore(irq);
 	if (err == 0 && r->reap) {
-		current->cutime += r->child->utime + r->child->cutime;
-		current->cstime += r->child->stime + r->child->cstime;
+		uint64_t ut, st;
+		thread_group_times(r->child, &ut, &st);
+		current->signal->cutime += ut + r->child->signal->cutime;
+		current->signal->cstime += st + r->child->signal->cstime;
 	}
 	return err;
 }
@@ -206,9 +400,12 @@ static int put_child_rusage(struct task *c, struct rusage __user *ru)
 {
 	struct rusage r;
 
+	uint64_t ut, st;
+
 	memset(&r, 0, sizeof(r));
-	ticks_to_timeval(c->utime + c->cutime, &r.utime_sec, &r.utime_usec);
-	ticks_to_timeval(c->stime + c->cstime, &r.stime_sec, &r.stime_usec);
+	thread_group_times(c, &ut, &st);
+	ticks_to_timeval(ut + c->signal->cutime, &r.utime_sec, &r.utime_usec);
+	ticks_to_timeval(st + c->signal->cstime, &r.stime_sec, &r.stime_usec);
 	return copy_to_user(ru, &r, sizeof(r));
 }
 
@@ -289,7 +486,7 @@ long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int opt
 	info.si_pid = r.child->pid;
 	info.si_uid = r.child->uid;
 	info.si_status = r.code == CLD_EXITED ? (r.status >> 8) & 0xff
-			 : r.code == CLD_STOPPED ? r.child->stop_signal
+			 : r.code == CLD_STOPPED ? r.child->signal->stop_signal
 			 : r.code == CLD_CONTINUED ? SIGCONT : r.status & 0x7f;
 	if ((infop && copy_to_user(infop, &info, sizeof(info))) || (ru && put_child_rusage(r.child, ru)))
 		err = -EFAULT;

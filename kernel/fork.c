@@ -1,12 +1,29 @@
 /*
- * fork.c - fork, vfork and clone: a new process that is a copy of the
- * caller. The child gets a copy of the address space (or shares it, with
- * CLONE_VM), of the descriptor table and of the working directory, and
- * returns to user mode from the same system call with rax = 0.
+ * fork.c - fork, vfork, clone and clone3: a new task that is a copy of the
+ * caller (Linux's copy_process).
+ *
+ * Without flags the child is a new process with a copy of everything: the
+ * address space (copy-on-write), the descriptor table, the working
+ * directory, the signal handlers. Each CLONE_* flag makes the child share
+ * one of these instead: CLONE_VM the address space, CLONE_FILES the
+ * descriptor table, CLONE_FS the working directory and umask,
+ * CLONE_SIGHAND the handlers. CLONE_THREAD makes it a thread of the
+ * caller's process rather than a new process: same process id (tgid),
+ * same parent, the process's signals and exit shared; a thread needs the
+ * handlers shared, and shared handlers need the memory shared (EINVAL
+ * otherwise, as Linux). pthread_create passes all of them, with
+ * CLONE_SETTLS (the thread's TLS block), CLONE_PARENT_SETTID and
+ * CLONE_CHILD_CLEARTID (where the library learns the thread id, and where
+ * the kernel writes 0 and wakes a futex when the thread ends: that is
+ * pthread_join).
+ *
+ * The child returns to user mode from the same system call with rax = 0,
+ * on its own stack if one was given.
  */
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
+#include <mm.h>
 #include <sched.h>
 #include <string.h>
 #include <uaccess.h>
@@ -14,6 +31,7 @@
 #include <x86.h>
 
 #define CSIGNAL 0x000000ff
+#define CLONE_NEWTIME 0x00000080
 #define CLONE_VM 0x00000100
 #define CLONE_FS 0x00000200
 #define CLONE_FILES 0x00000400
@@ -23,27 +41,114 @@
 #define CLONE_VFORK 0x00004000
 #define CLONE_PARENT 0x00008000
 #define CLONE_THREAD 0x00010000
+#define CLONE_NEWNS 0x00020000
 #define CLONE_SYSVSEM 0x00040000
 #define CLONE_SETTLS 0x00080000
 #define CLONE_PARENT_SETTID 0x00100000
 #define CLONE_CHILD_CLEARTID 0x00200000
 #define CLONE_DETACHED 0x00400000
+#define CLONE_UNTRACED 0x00800000
 #define CLONE_CHILD_SETTID 0x01000000
+#define CLONE_NEWCGROUP 0x02000000
+#define CLONE_NEWUTS 0x04000000
+#define CLONE_NEWIPC 0x08000000
+#define CLONE_NEWUSER 0x10000000
+#define CLONE_NEWPID 0x20000000
+#define CLONE_NEWNET 0x40000000
+#define CLONE_IO 0x80000000UL
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL
+#define CLONE_INTO_CGROUP 0x200000000ULL
 
-/* What we can do; threads and namespaces are not supported yet. */
-#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_VFORK | \
-			 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
-			 CLONE_CHILD_SETTID | CLONE_SYSVSEM | CLONE_DETACHED)
+/* What we do: everything but namespaces, pidfds and cgroups. CLONE_PTRACE,
+ * CLONE_UNTRACED (no ptrace here), CLONE_SYSVSEM (no System V semaphores)
+ * and CLONE_IO are accepted and change nothing. */
+#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
+			 CLONE_PTRACE | CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | \
+			 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
+			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | \
+			 CLONE_CHILD_SETTID | CLONE_IO | CLONE_CLEAR_SIGHAND)
 
-static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
-		    int __user *child_tid, uint64_t tls)
+/* Linux's struct kernel_clone_args: what clone and clone3 ask for. */
+struct kernel_clone_args {
+	uint64_t flags;
+	int exit_signal;
+	uint64_t stack;          /* the child's stack pointer, 0: the caller's */
+	int __user *parent_tid;
+	int __user *child_tid;
+	uint64_t tls;
+};
+
+/* The flag combinations Linux refuses (copy_process), EINVAL. */
+static int check_clone_flags(uint64_t flags)
+{
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS))
+		return -EINVAL;
+	/* A thread shares the handlers; shared handlers need shared memory. */
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	/* init has no parent to share (Linux: SIGNAL_UNKILLABLE). */
+	if ((flags & CLONE_PARENT) && current->tgid == 1)
+		return -EINVAL;
+	if (flags & ~CLONE_SUPPORTED)
+		return -EINVAL; /* namespaces, pidfds: not here */
+	return 0;
+}
+
+static struct sighand_struct *copy_sighand(uint64_t flags)
+{
+	struct sighand_struct *sh;
+
+	if (flags & CLONE_SIGHAND) {
+		current->sighand->count++;
+		return current->sighand;
+	}
+	sh = kmalloc(sizeof(*sh));
+	if (!sh)
+		return NULL;
+	memcpy(sh->action, current->sighand->action, sizeof(sh->action));
+	sh->count = 1;
+	if (flags & CLONE_CLEAR_SIGHAND) {
+		/* clone3: caught signals back to the default, as exec does. */
+		for (int i = 0; i < NSIG; i++)
+			if (sh->action[i].handler != SIG_IGN)
+				sh->action[i] = (struct k_sigaction){ 0 };
+	}
+	return sh;
+}
+
+static struct signal_struct *copy_signal(uint64_t flags)
+{
+	struct signal_struct *sig;
+
+	if (flags & CLONE_THREAD) {
+		current->signal->count++;
+		current->signal->nr_threads++;
+		return current->signal;
+	}
+	/* A new process: no pending signals, no timers (they are not
+	 * inherited), not stopped. */
+	sig = kzalloc(sizeof(*sig));
+	if (sig)
+		sig->count = sig->nr_threads = 1;
+	return sig;
+}
+
+static long kernel_clone(struct kernel_clone_args *args)
 {
 	struct task *parent = current, *child;
+	uint64_t flags = args->flags;
+	int err = check_clone_flags(flags);
 
-	if (flags & ~CLONE_SUPPORTED)
-		return -EINVAL;
-	/* Linux's limits: RLIMIT_NPROC binds everyone but root; the count of
-	 * tasks the memory can hold binds everyone. */
+	if (err)
+		return err;
+	/* Being killed, or another thread execs: make no new task now (the
+	 * call is restarted if the process lives on). */
+	if ((parent->signal->flags & SIGNAL_GROUP_EXIT) || parent->signal->group_exec_task)
+		return -ERESTARTNOINTR;
+	/* Linux's limits: RLIMIT_NPROC (threads count) binds everyone but
+	 * root; the count of tasks the memory can hold binds everyone. */
 	if (parent->uid != 0 && (uint64_t)count_user_tasks(parent->uid) >= parent->rlim[RLIMIT_NPROC].cur)
 		return -EAGAIN;
 	if (nr_tasks >= max_tasks)
@@ -52,47 +157,66 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 	if (!child)
 		return -EAGAIN;
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
-	child->parent = parent;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->uid = parent->uid, child->euid = parent->euid, child->suid = parent->suid;
 	child->gid = parent->gid, child->egid = parent->egid, child->sgid = parent->sgid;
 	child->ngroups = parent->ngroups;
 	memcpy(child->groups, parent->groups, sizeof(child->groups));
-	child->fs_base = flags & CLONE_SETTLS ? tls : parent->fs_base;
+	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
-	memcpy(child->sigaction, parent->sigaction, sizeof(child->sigaction));
 	child->blocked = parent->blocked;
-	child->altstack_sp = parent->altstack_sp;
-	child->altstack_size = parent->altstack_size;
+	/* A thread on the same memory must not share the alternate signal
+	 * stack; a vfork child or a new process keeps it. */
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
+		child->altstack_sp = parent->altstack_sp;
+		child->altstack_size = parent->altstack_size;
+	}
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->start_time = jiffies;
 	child->no_new_privs = parent->no_new_privs;
 	fpu_save(&parent->fpu); /* the live registers, not the last switch's */
 	fpu_copy(&child->fpu, &parent->fpu);
 
+	if (flags & CLONE_THREAD) {
+		child->tgid = parent->tgid;
+		child->group_leader = parent->group_leader;
+	} else {
+		child->tgid = child->pid;
+		child->group_leader = child;
+	}
+	if (flags & (CLONE_PARENT | CLONE_THREAD)) {
+		child->parent = parent->group_leader->parent;
+		child->exit_signal = flags & CLONE_THREAD ? -1 : parent->group_leader->exit_signal;
+	} else {
+		child->parent = parent;
+		child->exit_signal = args->exit_signal;
+	}
+
+	child->signal = copy_signal(flags);
+	child->sighand = copy_sighand(flags);
 	child->mm = flags & CLONE_VM ? mm_get(parent->mm) : mm_fork(parent->mm);
-	child->files = files_dup(parent->files);
-	child->fs = fs_dup(parent->fs);
-	if (!child->mm || !child->files || !child->fs)
+	child->files = flags & CLONE_FILES ? files_get(parent->files) : files_dup(parent->files);
+	child->fs = flags & CLONE_FS ? fs_get(parent->fs) : fs_dup(parent->fs);
+	if (!child->signal || !child->sighand || !child->mm || !child->files || !child->fs)
 		goto nomem;
 
 	if (parent->exe_file)
 		set_exe_file(child, parent->exe_file);
 	*child->tf = *parent->tf;
 	child->tf->rax = 0;
-	if (newsp)
-		child->tf->rsp = newsp;
+	if (args->stack)
+		child->tf->rsp = args->stack;
 	task_setup_user_return(child);
 
 	if (flags & CLONE_CHILD_SETTID) {
-		uint32_t pid = child->pid;
-		mm_write(child->mm, (uint64_t)child_tid, &pid, sizeof(pid));
+		uint32_t tid = child->pid;
+		mm_write(child->mm, (uint64_t)args->child_tid, &tid, sizeof(tid));
 	}
 	if (flags & CLONE_CHILD_CLEARTID)
-		child->clear_child_tid = (uint64_t)child_tid;
+		child->clear_child_tid = (uint64_t)args->child_tid;
 	if (flags & CLONE_PARENT_SETTID)
-		put_user_u32(child->pid, parent_tid);
+		put_user_u32(child->pid, args->parent_tid);
 
 	pid_t pid = child->pid;
 	child->state = TASK_RUNNABLE;
@@ -106,6 +230,8 @@ static long do_fork(uint64_t flags, uint64_t newsp, int __user *parent_tid,
 	return pid;
 
 nomem:
+	if (child->signal && (flags & CLONE_THREAD))
+		child->signal->nr_threads--; /* free_task drops the count */
 	set_exe_file(child, NULL);
 	if (child->mm)
 		mm_put(child->mm);
@@ -127,17 +253,87 @@ void vfork_release(struct task *child)
 
 long sys_fork(void)
 {
-	return do_fork(SIGCHLD, 0, NULL, NULL, 0);
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
+	return kernel_clone(&args);
 }
 
 long sys_vfork(void)
 {
-	return do_fork(CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
+	struct kernel_clone_args args = { .flags = CLONE_VM | CLONE_VFORK, .exit_signal = SIGCHLD };
+	return kernel_clone(&args);
 }
 
-/* x86-64 argument order: flags, newsp, parent_tid, child_tid, tls. */
+/* x86-64 argument order: flags, newsp, parent_tid, child_tid, tls. The
+ * low byte of flags is the signal the parent gets at the child's end. */
 long sys_clone(unsigned long flags, unsigned long newsp, int __user *parent_tid,
 	       int __user *child_tid, unsigned long tls)
 {
-	return do_fork(flags, newsp, parent_tid, child_tid, tls);
+	struct kernel_clone_args args = {
+		.flags = flags & 0xffffffffUL & ~(uint64_t)CSIGNAL, /* the low 32 bits */
+		.exit_signal = flags & CSIGNAL,
+		.stack = newsp,
+		.parent_tid = parent_tid,
+		.child_tid = child_tid,
+		.tls = tls,
+	};
+	return kernel_clone(&args);
+}
+
+/* clone3's argument, as Linux's uapi struct clone_args (three sizes). */
+struct clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size; /* size 80 */
+	uint64_t cgroup;                /* size 88 */
+};
+#define CLONE_ARGS_SIZE_VER0 64
+
+long sys_clone3(const struct clone_args __user *uargs, size_t size)
+{
+	struct clone_args a;
+	uint8_t extra;
+
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	if (copy_from_user(&a, uargs, MIN(size, sizeof(a))))
+		return -EFAULT;
+	/* A newer program's larger struct: the fields we do not know must be
+	 * zero (Linux's copy_struct_from_user). */
+	for (size_t off = sizeof(a); off < size; off++) {
+		if (copy_from_user(&extra, (const uint8_t __user *)uargs + off, 1))
+			return -EFAULT;
+		if (extra)
+			return -E2BIG;
+	}
+	if (a.set_tid_size > 32 || (!a.set_tid && a.set_tid_size) || (a.set_tid && !a.set_tid_size))
+		return -EINVAL;
+	if ((a.exit_signal & ~(uint64_t)CSIGNAL) || a.exit_signal > NSIG)
+		return -EINVAL;
+	if ((a.flags & CLONE_INTO_CGROUP) && (a.cgroup > INT32_MAX || size < 88))
+		return -EINVAL;
+	/* clone3_args_valid */
+	if (a.flags & ~(0xffffffffULL | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
+		return -EINVAL;
+	if (a.flags & (CLONE_DETACHED | (CSIGNAL & ~CLONE_NEWTIME)))
+		return -EINVAL;
+	if ((a.flags & CLONE_SIGHAND) && (a.flags & CLONE_CLEAR_SIGHAND))
+		return -EINVAL;
+	if ((a.flags & (CLONE_THREAD | CLONE_PARENT)) && a.exit_signal)
+		return -EINVAL;
+	if (a.stack ? !a.stack_size || a.stack > TASK_SIZE || a.stack_size > TASK_SIZE - a.stack
+		    : a.stack_size != 0)
+		return -EINVAL;
+	if (a.set_tid_size || (a.flags & CLONE_INTO_CGROUP))
+		return -EINVAL; /* choosing the pid, cgroups: not here */
+	struct kernel_clone_args args = {
+		.flags = a.flags,
+		.exit_signal = (int)a.exit_signal,
+		.stack = a.stack ? a.stack + a.stack_size : 0, /* it grows down */
+		.parent_tid = (int __user *)a.parent_tid,
+		.child_tid = (int __user *)a.child_tid,
+		.tls = a.tls,
+	};
+	return kernel_clone(&args);
 }

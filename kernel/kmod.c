@@ -58,7 +58,7 @@ static int kmod_throttle(const char *module_name)
 		"for module %s, throttling...\n", MAX_KMOD_CONCURRENT, module_name);
 	irq = irq_save();
 	while (kmod_concurrent_max == 0) {
-		if (jiffies >= deadline || (current->sigpending & sigmask(SIGKILL))) {
+		if (jiffies >= deadline || fatal_signal_pending(current)) {
 			ret = -ETIME;
 			break;
 		}

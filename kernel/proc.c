@@ -28,9 +28,20 @@ struct task *first_task(void) { return task_list; }
 struct task *find_task(pid_t pid)
 {
 	for (struct task *t = task_list; t; t = t->next_task)
-		if (t->pid == pid)
+		if (t->pid == pid && t->state != TASK_DEAD)
 			return t;
 	return NULL;
+}
+
+/* Is pid some task's thread id, process group or session? Linux does not
+ * hand out a pid that still names a group or session. Released tasks
+ * count too, until they are freed. */
+static bool pid_in_use(pid_t pid)
+{
+	for (struct task *t = task_list; t; t = t->next_task)
+		if (t->pid == pid)
+			return true;
+	return false;
 }
 
 /* A pid not in use, counting up like Linux (wrapping at 32768). */
@@ -40,7 +51,7 @@ static pid_t alloc_pid(void)
 		pid_t pid = next_pid++;
 		if (next_pid >= 32768)
 			next_pid = 2;
-		if (!find_task(pid))
+		if (!pid_in_use(pid))
 			return pid;
 	}
 }
@@ -82,6 +93,7 @@ void free_task(struct task *t)
 		}
 	}
 	irq_restore(irq);
+	exit_signal_state(t);
 	free_pages(t->kstack, KSTACK_PAGES);
 	kfree(t);
 	nr_tasks--;
@@ -90,15 +102,21 @@ void free_task(struct task *t)
 void release_task_later(struct task *t)
 {
 	t->parent = NULL; /* no wait4 will see it */
+	t->state = TASK_DEAD;
 	t->next_dead = dead_tasks;
 	dead_tasks = t;
 }
 
 void release_dead_tasks(void)
 {
-	while (dead_tasks && dead_tasks != current) {
-		struct task *t = dead_tasks;
-		dead_tasks = t->next_dead;
+	struct task **pp = &dead_tasks;
+	while (*pp) {
+		struct task *t = *pp;
+		if (t == current) { /* still on its stack */
+			pp = &t->next_dead;
+			continue;
+		}
+		*pp = t->next_dead;
 		free_task(t);
 	}
 }
@@ -108,7 +126,7 @@ int count_user_tasks(uid_t uid)
 	int n = 0;
 
 	for (struct task *t = task_list; t; t = t->next_task)
-		if (t->uid == uid && t->state != TASK_ZOMBIE)
+		if (t->uid == uid && t->state != TASK_ZOMBIE && t->state != TASK_DEAD)
 			n++;
 	return n;
 }
@@ -187,6 +205,22 @@ static void task_setup_kernel_start(struct task *t, void (*fn)(void *), void *ar
  * process: the kernel waits for it. Not yet runnable; NULL if out of
  * memory or tasks.
  */
+/* Make t a process of its own: one thread, its signal state, default
+ * handlers. 0 or -ENOMEM. */
+static int init_process(struct task *t)
+{
+	t->signal = kzalloc(sizeof(*t->signal));
+	t->sighand = kzalloc(sizeof(*t->sighand));
+	if (!t->signal || !t->sighand)
+		return -ENOMEM; /* free_task frees what there is */
+	t->signal->count = t->signal->nr_threads = 1;
+	t->sighand->count = 1;
+	t->tgid = t->pid;
+	t->group_leader = t;
+	t->exit_signal = SIGCHLD;
+	return 0;
+}
+
 struct task *user_mode_thread(void (*fn)(void *), void *arg)
 {
 	struct task *t;
@@ -198,7 +232,7 @@ struct task *user_mode_thread(void (*fn)(void *), void *arg)
 		return NULL;
 	t->files = files_alloc();
 	t->fs = fs_alloc_root();
-	if (!t->files || !t->fs) {
+	if (!t->files || !t->fs || init_process(t)) {
 		if (t->files)
 			files_put(t->files);
 		if (t->fs)
@@ -248,7 +282,7 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 		panic("out of memory creating init");
 	t->files = files_alloc();
 	t->fs = fs_alloc_root();
-	if (!t->files || !t->fs)
+	if (!t->files || !t->fs || init_process(t))
 		panic("out of memory creating init");
 	/* fds 0, 1 and 2 on /dev/console, as Linux's console_on_rootfs(). */
 	struct file *console = open_console();

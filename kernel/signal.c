@@ -1,81 +1,347 @@
 /*
  * signal.c - sending signals, acting on them, and the system calls that
- * set them up (rt_sigaction, rt_sigprocmask, kill, ...).
+ * set them up (rt_sigaction, rt_sigprocmask, kill, tgkill, ...).
  *
- * A signal is a bit in the target's `sigpending` mask. The target acts on
- * it on its way back to user mode (prepare_return_to_user): ignore it, stop,
- * terminate, or run the user's handler on a frame that kernel/signal_frame.c
- * builds. A blocking system call that sees signal_pending() returns
- * -ERESTARTSYS (or a cousin, see errno.h); here that becomes EINTR, or the
- * call is restarted by moving rip back over the syscall instruction.
+ * As in Linux, a signal is sent either to one thread (tgkill, a fault,
+ * SIGPIPE: the thread's own `pending`) or to a whole process (kill, the
+ * tty's signals, SIGCHLD, timers: the process's `signal->shared_pending`,
+ * which any thread that does not block the signal may take). Sending
+ * (send_signal) is three steps, Linux's:
+ *   prepare_signal   what the signal does to the process at once: SIGCONT
+ *                    resumes a stopped process and drops pending stop
+ *                    signals, a stop signal drops a pending SIGCONT; a
+ *                    signal that would be ignored is dropped here
+ *   queue it         the bit, and its siginfo (see struct sigpending)
+ *   complete_signal  choose a thread that will take it and wake it; a
+ *                    signal whose action kills (SIGKILL, or a default
+ *                    action of "terminate") kills the whole group at once
+ *                    (SIGNAL_GROUP_EXIT: every thread gets SIGKILL)
+ *
+ * A thread acts on its signals on its way back to user mode
+ * (prepare_return_to_user, Linux's get_signal): its own first, then the
+ * process's; ignore, stop (a group stop: every thread of the process
+ * stops, the last to stop tells the parent), terminate the process, or run
+ * the user's handler on a frame that kernel/signal_frame.c builds. A
+ * blocking system call that sees signal_pending() returns -ERESTARTSYS (or
+ * a cousin, see errno.h); here that becomes EINTR, or the call is
+ * restarted by moving rip back over the syscall instruction.
+ *
+ * Faults (kernel/traps.c) come through force_sig_fault: a program cannot
+ * block or ignore the signal of its own fault, since the faulting
+ * instruction would only run again.
  */
 #include <errno.h>
 #include <kernel.h>
+#include <mm.h>
 #include <sched.h>
 #include <signum.h>
 #include <string.h>
 #include <uaccess.h>
 #include <x86.h>
 
-int setup_rt_frame(int sig, struct k_sigaction *ka, struct trapframe *tf, uint64_t saved_mask);
+int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct trapframe *tf,
+		   uint64_t saved_mask);
 
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
 #define STOP_SIGNALS (sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 #define IGNORED_BY_DEFAULT (sigmask(SIGCHLD) | sigmask(SIGURG) | sigmask(SIGWINCH) | sigmask(SIGCONT))
+/* Taken before the others: the signals of the thread's own faults. */
+#define SYNCHRONOUS (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
+		     sigmask(SIGFPE) | sigmask(SIGSYS))
+/* At most this many real-time signals wait in one pending set (Linux
+ * counts RLIMIT_SIGPENDING per user; this bounds the memory a sender can
+ * make a blocked receiver hold). */
+#define MAX_QUEUED_RT 1024
+
+/* A queued real-time signal. */
+struct sigqueue {
+	struct sigqueue *next;
+	struct ksiginfo info;
+};
 
 static bool valid_signal(int sig) { return sig >= 1 && sig <= NSIG; }
 
-/* Would delivering sig to t do nothing at all? */
-static bool sig_ignored(struct task *t, int sig)
+static struct k_sigaction *sigaction_of(struct task *t, int sig)
 {
-	uint64_t handler = t->sigaction[sig - 1].handler;
+	return &t->sighand->action[sig - 1];
+}
 
-	if (t->blocked & sigmask(sig))
-		return false; /* it may be unblocked, or the handler changed, later */
+/* ---- pending sets ---- */
+
+static int count_queued(const struct sigpending *p)
+{
+	int n = 0;
+	for (struct sigqueue *q = p->rt_queue; q; q = q->next)
+		n++;
+	return n;
+}
+
+/* Forget the signals of mask in pending set p (and their siginfo). */
+static void flush_sigqueue_mask(struct sigpending *p, uint64_t mask)
+{
+	p->signal &= ~mask;
+	for (struct sigqueue **pp = &p->rt_queue; *pp;) {
+		struct sigqueue *q = *pp;
+		if (mask & sigmask(q->info.si_signo)) {
+			*pp = q->next;
+			kfree(q);
+		} else {
+			pp = &q->next;
+		}
+	}
+}
+
+/* Forget mask in the process's pending set and in every thread's. */
+static void flush_process_mask(struct task *p, uint64_t mask)
+{
+	flush_sigqueue_mask(&p->signal->shared_pending, mask);
+	for_each_thread(p, t)
+		flush_sigqueue_mask(&t->pending, mask);
+}
+
+void exit_signal_state(struct task *t)
+{
+	flush_sigqueue_mask(&t->pending, ~0UL);
+	if (t->signal && --t->signal->count == 0) {
+		flush_sigqueue_mask(&t->signal->shared_pending, ~0UL);
+		kfree(t->signal);
+	}
+	t->signal = NULL;
+	if (t->sighand && --t->sighand->count == 0)
+		kfree(t->sighand);
+	t->sighand = NULL;
+}
+
+/* ---- sending ---- */
+
+static bool handler_ignores(uint64_t handler, int sig)
+{
 	return handler == SIG_IGN || (handler == SIG_DFL && (IGNORED_BY_DEFAULT & sigmask(sig)));
 }
 
-/* Tell t's parent that t stopped or continued (SIGCHLD unless SA_NOCLDSTOP). */
-static void notify_parent_stop(struct task *t)
+/* Would delivering sig to t do nothing at all? A blocked signal is never
+ * ignored: it may be unblocked, or waited for with sigwait, later. */
+static bool sig_ignored(struct task *t, int sig)
 {
-	struct task *parent = t->parent;
+	if ((t->blocked | t->real_blocked) & sigmask(sig))
+		return false;
+	return handler_ignores(sigaction_of(t, sig)->handler, sig);
+}
 
-	if (!parent)
+/* Does sig, unhandled, end the process (its action is to terminate)? */
+static bool sig_fatal(struct task *t, int sig)
+{
+	uint64_t h = sigaction_of(t, sig)->handler;
+	return sig == SIGKILL ||
+	       (h == SIG_DFL && !(sigmask(sig) & (IGNORED_BY_DEFAULT | STOP_SIGNALS)));
+}
+
+static void signal_wake_up(struct task *t, bool resume)
+{
+	if (t->state == TASK_SLEEPING)
+		make_runnable(t);
+	else if (resume && t->state == TASK_STOPPED)
+		t->state = TASK_RUNNABLE;
+}
+
+/* Tell the parent of t's process that it stopped or continued. */
+static void notify_parent_cldstop(struct task *t, int why)
+{
+	struct task *leader = t->group_leader, *parent = leader->parent;
+
+	if (!parent || !parent->sighand)
 		return;
-	if (!(parent->sigaction[SIGCHLD - 1].flags & SA_NOCLDSTOP))
-		send_sig(SIGCHLD, parent);
-	wakeup(parent);
+	if (!(sigaction_of(parent, SIGCHLD)->flags & SA_NOCLDSTOP)) {
+		struct ksiginfo info = { .si_signo = SIGCHLD, .si_code = why };
+		info.si_pid = leader->tgid;
+		info.si_uid = leader->uid;
+		info.si_status = why == CLD_CONTINUED ? SIGCONT : t->signal->stop_signal;
+		send_sig_info(&info, parent, true);
+	}
+	wakeup(parent->signal);
+}
+
+/*
+ * What sig does to t's process before it is queued (Linux's
+ * prepare_signal). False: drop it.
+ */
+static bool prepare_signal(int sig, struct task *p)
+{
+	struct signal_struct *s = p->signal;
+
+	if (s->flags & SIGNAL_GROUP_EXIT)
+		return false; /* dying: nothing matters any more */
+	if (STOP_SIGNALS & sigmask(sig)) {
+		flush_process_mask(p, sigmask(SIGCONT));
+	} else if (sig == SIGCONT) {
+		flush_process_mask(p, STOP_SIGNALS);
+		s->group_stop_count = 0;
+		for_each_thread(p, t) {
+			t->stop_pending = false;
+			if (t->state == TASK_STOPPED)
+				t->state = TASK_RUNNABLE;
+		}
+		if (s->flags & SIGNAL_STOP_STOPPED) {
+			s->flags &= ~SIGNAL_STOP_STOPPED;
+			s->wait_cont_report = true;
+			s->wait_stop_report = false;
+			notify_parent_cldstop(p, CLD_CONTINUED);
+		}
+	}
+	return !sig_ignored(p, sig);
+}
+
+/* Could t take sig now? */
+static bool wants_signal(int sig, struct task *t)
+{
+	if (t->blocked & sigmask(sig))
+		return false;
+	if (t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
+		return false;
+	if (sig == SIGKILL)
+		return true;
+	return t->state != TASK_STOPPED;
+}
+
+/* Choose the thread that takes sig and wake it (Linux's complete_signal). */
+static void complete_signal(int sig, struct task *p, bool group)
+{
+	struct signal_struct *s = p->signal;
+	struct task *t = NULL;
+
+	if (wants_signal(sig, p)) {
+		t = p;
+	} else if (group) {
+		for_each_thread(p, c) {
+			if (wants_signal(sig, c)) {
+				t = c;
+				break;
+			}
+		}
+	}
+	if (!t)
+		return; /* it waits until some thread unblocks it */
+	if (sig_fatal(t, sig) && !(s->flags & SIGNAL_GROUP_EXIT) && !(t->real_blocked & sigmask(sig))) {
+		/* The whole process dies: every thread takes SIGKILL. */
+		s->flags = SIGNAL_GROUP_EXIT;
+		s->group_exit_code = sig;
+		s->group_stop_count = 0;
+		for_each_thread(p, c) {
+			c->stop_pending = false;
+			c->pending.signal |= sigmask(SIGKILL);
+			signal_wake_up(c, true);
+		}
+		return;
+	}
+	signal_wake_up(t, sig == SIGKILL);
+}
+
+int send_sig_info(const struct ksiginfo *info, struct task *t, bool group)
+{
+	int sig = info->si_signo, ret = 0;
+
+	if (!valid_signal(sig) || !t->signal || t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
+		return 0;
+	uint64_t irq = irq_save();
+	if (!prepare_signal(sig, t))
+		goto out;
+	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
+	if (sig < SIGRTMIN) {
+		if (pending->signal & sigmask(sig))
+			goto out; /* a standard signal is pending once */
+		pending->info[sig - 1] = *info;
+	} else {
+		/* Only system calls send real-time signals: kmalloc is safe. */
+		struct sigqueue *q = count_queued(pending) < MAX_QUEUED_RT ? kmalloc(sizeof(*q)) : NULL;
+		if (!q) {
+			if (info->si_code != SI_USER) {
+				ret = -EAGAIN;
+				goto out;
+			}
+		} else {
+			struct sigqueue **pp = &pending->rt_queue;
+			while (*pp)
+				pp = &(*pp)->next;
+			q->next = NULL;
+			q->info = *info;
+			*pp = q;
+		}
+	}
+	pending->signal |= sigmask(sig);
+	complete_signal(sig, t, group);
+out:
+	irq_restore(irq);
+	return ret;
+}
+
+void zap_other_threads(struct task *p)
+{
+	p->signal->group_stop_count = 0;
+	for_each_thread(p, t) {
+		t->stop_pending = false;
+		if (t == p || t->state == TASK_ZOMBIE)
+			continue;
+		t->pending.signal |= sigmask(SIGKILL);
+		signal_wake_up(t, true);
+	}
 }
 
 void send_sig(int sig, struct task *t)
 {
-	if (!valid_signal(sig) || t->state == TASK_ZOMBIE)
-		return;
-	uint64_t irq = irq_save();
-	if (sig == SIGCONT || sig == SIGKILL) {
-		t->sigpending &= ~STOP_SIGNALS;
-		if (t->state == TASK_STOPPED) {
-			t->state = TASK_RUNNABLE;
-			if (sig == SIGCONT) {
-				t->wait_cont_report = true;
-				t->wait_stop_report = false;
-				notify_parent_stop(t);
-			}
-		}
+	struct ksiginfo info = { .si_signo = sig, .si_code = SI_KERNEL };
+	send_sig_info(&info, t, false);
+}
+
+void group_send_sig(int sig, struct task *t)
+{
+	struct ksiginfo info = { .si_signo = sig, .si_code = SI_KERNEL };
+	send_sig_info(&info, t, true);
+}
+
+void force_sig_fault(int sig, int code, uint64_t addr)
+{
+	struct task *t = current;
+	struct k_sigaction *ka = sigaction_of(t, sig);
+	bool blocked = t->blocked & sigmask(sig);
+
+	/* A fault it cannot take: the faulting instruction would run again
+	 * and again. The default action it is, and the process dies. */
+	if (blocked || ka->handler == SIG_IGN) {
+		ka->handler = SIG_DFL;
+		t->blocked &= ~sigmask(sig);
 	}
-	if (STOP_SIGNALS & sigmask(sig))
-		t->sigpending &= ~sigmask(SIGCONT);
-	if (!sig_ignored(t, sig)) {
-		t->sigpending |= sigmask(sig);
-		if (!(t->blocked & sigmask(sig)))
-			make_runnable(t); /* cut a sleep short */
-	}
-	irq_restore(irq);
+	struct ksiginfo info = { .si_signo = sig, .si_code = code };
+	info.si_addr = addr;
+	send_sig_info(&info, t, false);
 }
 
 bool signal_pending(struct task *t)
 {
-	return (t->sigpending & ~t->blocked) != 0;
+	uint64_t pending = t->pending.signal;
+
+	if (t->signal) {
+		if (t->signal->flags & SIGNAL_GROUP_EXIT)
+			return true;
+		pending |= t->signal->shared_pending.signal;
+	}
+	return (pending & ~t->blocked) != 0 || t->stop_pending;
+}
+
+bool fatal_signal_pending(struct task *t)
+{
+	return (t->pending.signal & sigmask(SIGKILL)) != 0;
+}
+
+/* Send sig to process p as kill() does: si_code SI_USER and the sender. */
+static int kill_one(struct task *p, int sig)
+{
+	struct ksiginfo info = { .si_signo = sig, .si_code = SI_USER };
+
+	if (!sig)
+		return 0;
+	info.si_pid = current->tgid;
+	info.si_uid = current->uid;
+	return send_sig_info(&info, p, true);
 }
 
 int kill_pgrp(pid_t pgrp, int sig)
@@ -83,8 +349,9 @@ int kill_pgrp(pid_t pgrp, int sig)
 	int found = 0;
 
 	for (struct task *t = first_task(); t; t = t->next_task) {
-		if (t->pgid == pgrp && t->state != TASK_ZOMBIE) {
-			send_sig(sig, t);
+		if (thread_group_leader(t) && t->pgid == pgrp && t->state != TASK_ZOMBIE &&
+		    t->state != TASK_DEAD) {
+			group_send_sig(sig, t);
 			found = 1;
 		}
 	}
@@ -96,7 +363,7 @@ int kill_pgrp(pid_t pgrp, int sig)
 void flush_signal_handlers(struct task *t)
 {
 	for (int i = 0; i < NSIG; i++) {
-		struct k_sigaction *ka = &t->sigaction[i];
+		struct k_sigaction *ka = &t->sighand->action[i];
 		if (ka->handler != SIG_IGN)
 			ka->handler = SIG_DFL;
 		ka->flags = ka->restorer = ka->mask = 0;
@@ -105,18 +372,56 @@ void flush_signal_handlers(struct task *t)
 	t->altstack_flags = 0;
 }
 
-/* Stop current until SIGCONT or SIGKILL. */
+/* ---- taking signals ---- */
+
+/*
+ * Current takes part in a group stop, started now with sig (by the thread
+ * that took the stop signal) or earlier by another thread (stop_pending).
+ * The last thread to stop tells the parent. Returns when continued.
+ */
 static void do_signal_stop(int sig)
 {
+	struct signal_struct *s = current->signal;
 	uint64_t irq = irq_save();
 
+	if (!current->stop_pending) {
+		/* We start it: every other thread must stop too. */
+		s->stop_signal = sig;
+		s->group_stop_count = 1;
+		for_each_thread(current, t) {
+			if (t == current || t->state == TASK_ZOMBIE)
+				continue;
+			t->stop_pending = true;
+			s->group_stop_count++;
+			signal_wake_up(t, false);
+		}
+	}
+	current->stop_pending = false;
+	if (s->group_stop_count > 0 && --s->group_stop_count == 0) {
+		s->flags |= SIGNAL_STOP_STOPPED;
+		s->wait_stop_report = true;
+		s->wait_cont_report = false;
+		notify_parent_cldstop(current, CLD_STOPPED);
+	}
 	current->state = TASK_STOPPED;
-	current->stop_signal = sig;
-	current->wait_stop_report = true;
-	current->wait_cont_report = false;
-	notify_parent_stop(current);
 	schedule();
 	irq_restore(irq);
+}
+
+/* An exiting thread no longer takes part in a group stop. */
+void exit_group_stop(struct task *t)
+{
+	struct signal_struct *s = t->signal;
+
+	if (t->stop_pending) {
+		t->stop_pending = false;
+		if (s->group_stop_count > 0 && --s->group_stop_count == 0) {
+			s->flags |= SIGNAL_STOP_STOPPED;
+			s->wait_stop_report = true;
+			s->wait_cont_report = false;
+			notify_parent_cldstop(t, CLD_STOPPED);
+		}
+	}
 }
 
 static bool is_restart(int64_t ret)
@@ -164,27 +469,94 @@ static void handle_interrupted_syscall(struct trapframe *tf, struct k_sigaction 
 	tf->error = -1; /* once */
 }
 
-/* Take the lowest deliverable signal off the pending set; 0 if none. */
-static int dequeue_signal(void)
+/* The signal to take first from the set x: SIGKILL, then the faults' own
+ * signals, then the lowest number (Linux's next_signal). */
+static int next_signal(uint64_t x)
 {
-	uint64_t deliverable = current->sigpending & ~current->blocked;
+	if (x & sigmask(SIGKILL))
+		return SIGKILL;
+	if (x & SYNCHRONOUS)
+		x &= SYNCHRONOUS;
+	return __builtin_ctzl(x) + 1;
+}
 
-	if (!deliverable)
-		return 0;
-	int sig = deliverable & sigmask(SIGKILL) ? SIGKILL : __builtin_ctzl(deliverable) + 1;
-	current->sigpending &= ~sigmask(sig);
+/* Take sig off pending set p, with its siginfo. */
+static void collect_signal(struct sigpending *p, int sig, struct ksiginfo *info)
+{
+	if (sig < SIGRTMIN) {
+		*info = p->info[sig - 1];
+		p->signal &= ~sigmask(sig);
+		return;
+	}
+	struct sigqueue **pp = &p->rt_queue, *first = NULL;
+	bool more = false;
+	while (*pp) {
+		if ((*pp)->info.si_signo == sig) {
+			if (first) {
+				more = true; /* another instance stays pending */
+				break;
+			}
+			first = *pp;
+			*pp = first->next;
+			continue;
+		}
+		pp = &(*pp)->next;
+	}
+	if (first) {
+		*info = first->info;
+		kfree(first);
+	} else {
+		/* Sent when no entry could be queued. */
+		*info = (struct ksiginfo){ .si_signo = sig, .si_code = SI_USER };
+	}
+	if (!more)
+		p->signal &= ~sigmask(sig);
+}
+
+/* Take the first signal of `allowed` pending for current: its own, then
+ * its process's. 0 if none. */
+static int dequeue_signal(uint64_t allowed, struct ksiginfo *info)
+{
+	uint64_t irq = irq_save();
+	struct sigpending *p = &current->pending;
+	uint64_t x = p->signal & allowed;
+	int sig = 0;
+
+	if (!x) {
+		p = &current->signal->shared_pending;
+		x = p->signal & allowed;
+	}
+	if (x) {
+		sig = next_signal(x);
+		collect_signal(p, sig, info);
+	}
+	irq_restore(irq);
 	return sig;
 }
 
 void prepare_return_to_user(struct trapframe *tf)
 {
+	struct ksiginfo info;
+
 	for (;;) {
 		if (need_resched)
 			schedule();
-		int sig = dequeue_signal();
+		struct signal_struct *s = current->signal;
+		/* The process is dying (exit_group, a fatal signal), or another
+		 * thread execs: this thread ends. */
+		if ((s->flags & SIGNAL_GROUP_EXIT) ||
+		    (s->group_exec_task && s->group_exec_task != current)) {
+			current->pending.signal &= ~sigmask(SIGKILL);
+			do_group_exit(SIGKILL);
+		}
+		if (current->stop_pending) {
+			do_signal_stop(0);
+			continue;
+		}
+		int sig = dequeue_signal(~current->blocked, &info);
 		if (!sig)
 			break;
-		struct k_sigaction *ka = &current->sigaction[sig - 1];
+		struct k_sigaction *ka = sigaction_of(current, sig);
 		if (ka->handler == SIG_IGN)
 			continue;
 		if (ka->handler == SIG_DFL) {
@@ -194,17 +566,21 @@ void prepare_return_to_user(struct trapframe *tf)
 				do_signal_stop(sig);
 				continue;
 			}
-			/* Terminate. Core-dump signals would set 0x80 when a core
-			 * file is written; we write none (as RLIMIT_CORE = 0). */
-			do_exit(sig);
+			/* Terminate the process. Core-dump signals would set 0x80
+			 * when a core file is written; we write none (as
+			 * RLIMIT_CORE = 0). */
+			do_group_exit(sig);
 		}
 		handle_interrupted_syscall(tf, ka);
 		uint64_t old_mask = current->restore_mask ? current->saved_mask : current->blocked;
 		current->restore_mask = false;
-		if (setup_rt_frame(sig, ka, tf, old_mask)) {
-			/* No room for the frame: the program cannot go on. */
-			current->sigaction[SIGSEGV - 1].handler = SIG_DFL;
-			do_exit(SIGSEGV);
+		if (setup_rt_frame(&info, ka, tf, old_mask)) {
+			/* No room for the frame: the program cannot go on
+			 * (Linux's force_sigsegv). */
+			if (sig == SIGSEGV)
+				ka->handler = SIG_DFL;
+			force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+			continue;
 		}
 		current->blocked |= ka->mask | (ka->flags & SA_NODEFER ? 0 : sigmask(sig));
 		current->blocked &= ~UNBLOCKABLE;
@@ -232,14 +608,18 @@ long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 		return -EINVAL;
 	if (act && copy_from_user(&new, act, sizeof(new)))
 		return -EFAULT;
-	if (oact && copy_to_user(oact, &current->sigaction[sig - 1], sizeof(*oact)))
+	if (oact && copy_to_user(oact, sigaction_of(current, sig), sizeof(*oact)))
 		return -EFAULT;
 	if (act) {
 		new.mask &= ~UNBLOCKABLE;
-		current->sigaction[sig - 1] = new;
-		/* Setting SIG_IGN (or a default that ignores) drops a pending one. */
-		if (sig_ignored(current, sig))
-			current->sigpending &= ~sigmask(sig);
+		*sigaction_of(current, sig) = new;
+		/* Setting SIG_IGN (or a default that ignores) drops a pending
+		 * one, in every thread, as Linux. */
+		if (handler_ignores(new.handler, sig)) {
+			uint64_t irq = irq_save();
+			flush_process_mask(current, sigmask(sig));
+			irq_restore(irq);
+		}
 	}
 	return 0;
 }
@@ -266,6 +646,12 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 			return -EINVAL;
 		}
 		current->blocked = new & ~UNBLOCKABLE;
+		/* Signals this thread now blocks, sent to the process, may be
+		 * for another thread (Linux's retarget_shared_pending). */
+		uint64_t newly = current->blocked & ~old & current->signal->shared_pending.signal;
+		for (int sig = 1; newly && sig <= NSIG; sig++)
+			if (newly & sigmask(sig))
+				complete_signal(sig, current, true);
 	}
 	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;
@@ -274,7 +660,8 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 
 long sys_rt_sigpending(uint64_t __user *set, size_t sigsetsize)
 {
-	uint64_t pending = current->sigpending & current->blocked;
+	uint64_t pending = (current->pending.signal | current->signal->shared_pending.signal) &
+			   current->blocked;
 
 	if (sigsetsize > sizeof(uint64_t))
 		return -EINVAL;
@@ -295,7 +682,7 @@ long sys_rt_sigsuspend(const uint64_t __user *set, size_t sigsetsize)
 	current->blocked = mask & ~UNBLOCKABLE;
 	uint64_t irq = irq_save();
 	while (!signal_pending(current))
-		sleep_on(&current->sigpending);
+		sleep_on(&current->pending);
 	irq_restore(irq);
 	return -ERESTARTNOHAND;
 }
@@ -304,61 +691,172 @@ long sys_pause(void)
 {
 	uint64_t irq = irq_save();
 	while (!signal_pending(current))
-		sleep_on(&current->sigpending);
+		sleep_on(&current->pending);
 	irq_restore(irq);
 	return -ERESTARTNOHAND;
 }
 
-static int kill_one(struct task *t, int sig)
+/* The user's 128-byte siginfo_t: ours, then zeros. */
+int copy_siginfo_to_user(void __user *to, const struct ksiginfo *info)
 {
-	if (sig)
-		send_sig(sig, t);
-	return 0;
+	uint8_t buf[128];
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, info, sizeof(*info));
+	return copy_to_user(to, buf, sizeof(buf));
+}
+
+struct timespec64 {
+	int64_t tv_sec, tv_nsec;
+};
+
+/*
+ * rt_sigtimedwait (sigwait, sigwaitinfo, sigtimedwait): take a signal of
+ * `set` without running its handler. While waiting, the thread does not
+ * block them (so that they come to it), as Linux's real_blocked.
+ */
+long sys_rt_sigtimedwait(const uint64_t __user *uset, void __user *uinfo,
+			 const struct timespec64 __user *uts, size_t sigsetsize)
+{
+	uint64_t set, deadline = 0;
+	struct ksiginfo info;
+	int sig;
+
+	if (sigsetsize != sizeof(uint64_t))
+		return -EINVAL;
+	if (copy_from_user(&set, uset, sizeof(set)))
+		return -EFAULT;
+	set &= ~UNBLOCKABLE;
+	if (uts) {
+		struct timespec64 ts;
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
+			return -EINVAL;
+		uint64_t ns = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+		uint64_t ticks = (ns + 1000000000ULL / HZ - 1) / (1000000000ULL / HZ);
+		deadline = jiffies + ticks + (ticks ? 1 : 0);
+	}
+	sig = dequeue_signal(set, &info);
+	if (!sig && !(uts && deadline == jiffies)) {
+		uint64_t irq = irq_save();
+		current->real_blocked = current->blocked;
+		current->blocked &= ~set;
+		current->wake_at = deadline;
+		while (!signal_pending(current) && !(deadline && jiffies >= deadline))
+			sleep_on(&current->pending);
+		current->wake_at = 0;
+		current->blocked = current->real_blocked;
+		current->real_blocked = 0;
+		irq_restore(irq);
+		sig = dequeue_signal(set, &info);
+	}
+	if (!sig)
+		return uts && !signal_pending(current) ? -EAGAIN : -EINTR;
+	if (uinfo && copy_siginfo_to_user(uinfo, &info))
+		return -EFAULT;
+	return sig;
 }
 
 long sys_kill(pid_t pid, int sig)
 {
-	int found = 0;
+	int found = 0, err = 0;
 
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
 	if (pid > 0) {
+		/* Any thread id names its process, as on Linux. */
 		struct task *t = find_task(pid);
 		return t ? kill_one(t, sig) : -ESRCH; /* a zombie still counts, as on Linux */
 	}
-	if (pid == -1) { /* everyone but init and the caller */
+	if (pid == INT32_MIN)
+		return -ESRCH;
+	if (pid == -1) { /* every process but init and the caller's */
 		for (struct task *t = first_task(); t; t = t->next_task) {
-			if (t->pid > 1 && t != current) {
-				kill_one(t, sig);
+			if (thread_group_leader(t) && t->state != TASK_DEAD && t->tgid > 1 &&
+			    !same_thread_group(t, current)) {
+				int e = kill_one(t, sig);
+				if (e)
+					err = e;
 				found = 1;
 			}
 		}
-		return found ? 0 : -ESRCH;
+		return found ? err : -ESRCH;
 	}
 	pid_t pgrp = pid == 0 ? current->pgid : -pid;
 	for (struct task *t = first_task(); t; t = t->next_task) {
-		if (t->pgid == pgrp) {
-			kill_one(t, sig);
+		if (thread_group_leader(t) && t->state != TASK_DEAD && t->pgid == pgrp) {
+			int e = kill_one(t, sig);
+			if (e)
+				err = e;
 			found = 1;
 		}
 	}
-	return found ? 0 : -ESRCH;
+	return found ? err : -ESRCH;
 }
 
-/* One thread per process here: a thread id is a pid. */
+/* One thread: tid in process tgid (tgid -1: tkill, any process). */
+static long do_tkill(pid_t tgid, pid_t tid, int sig)
+{
+	struct task *t = find_task(tid);
+	struct ksiginfo info = { .si_signo = sig, .si_code = SI_TKILL };
+
+	if (!t || (tgid > 0 && t->tgid != tgid))
+		return -ESRCH;
+	if (!sig)
+		return 0;
+	info.si_pid = current->tgid;
+	info.si_uid = current->uid;
+	return send_sig_info(&info, t, false);
+}
+
 long sys_tgkill(pid_t tgid, pid_t tid, int sig)
 {
 	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > NSIG)
 		return -EINVAL;
-	struct task *t = find_task(tid);
-	if (!t || t->pid != tgid)
-		return -ESRCH;
-	return kill_one(t, sig);
+	return do_tkill(tgid, tid, sig);
 }
 
 long sys_tkill(pid_t tid, int sig)
 {
-	return sys_tgkill(tid, tid, sig);
+	if (tid <= 0 || sig < 0 || sig > NSIG)
+		return -EINVAL;
+	return do_tkill(-1, tid, sig);
+}
+
+/* rt_sigqueueinfo / rt_tgsigqueueinfo: a signal with the caller's siginfo;
+ * only the kernel may claim si_code >= 0 or SI_TKILL (EPERM), except to
+ * itself. */
+static long do_sigqueueinfo(struct task *t, bool group, int sig, const void __user *uinfo)
+{
+	struct ksiginfo info;
+
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	if ((info.si_code >= 0 || info.si_code == SI_TKILL) && !same_thread_group(t, current))
+		return -EPERM;
+	if (!sig)
+		return 0;
+	info.si_signo = sig;
+	return send_sig_info(&info, t, group);
+}
+
+long sys_rt_sigqueueinfo(pid_t tgid, int sig, const void __user *uinfo)
+{
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	struct task *t = tgid > 0 ? find_task(tgid) : NULL;
+	return t ? do_sigqueueinfo(t, true, sig, uinfo) : -ESRCH;
+}
+
+long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, const void __user *uinfo)
+{
+	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > NSIG)
+		return -EINVAL;
+	struct task *t = find_task(tid);
+	if (!t || t->tgid != tgid)
+		return -ESRCH;
+	return do_sigqueueinfo(t, false, sig, uinfo);
 }
 
 struct user_stack {

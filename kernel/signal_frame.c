@@ -45,13 +45,10 @@ struct ucontext {
 	uint64_t uc_sigmask;
 };
 
+/* The user's siginfo_t: struct ksiginfo (include/sched.h), then zeros. */
 struct siginfo {
-	int32_t si_signo, si_errno, si_code, pad;
-	union {
-		struct { int32_t pid; uint32_t uid; } kill;
-		uint64_t addr;
-		uint8_t raw[112];
-	};
+	struct ksiginfo k;
+	uint8_t rest[128 - sizeof(struct ksiginfo)];
 };
 
 struct rt_sigframe {
@@ -62,15 +59,16 @@ struct rt_sigframe {
 
 #define UC_SIGCONTEXT_SS 0x2
 #define UC_STRICT_RESTORE_SS 0x4
-#define SI_USER 0
 #define FPU_IMAGE_SIZE 512
 /* Flags a handler may change through the saved context. */
 #define FIX_EFLAGS 0x00050dd5UL /* AC, RF, OF, DF, TF, SF, ZF, AF, PF, CF */
 
 bool on_altstack(uint64_t sp);
 
-int setup_rt_frame(int sig, struct k_sigaction *ka, struct trapframe *tf, uint64_t saved_mask)
+int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct trapframe *tf,
+		   uint64_t saved_mask)
 {
+	int sig = info->si_signo;
 	uint64_t sp = tf->rsp;
 
 	if (!(ka->flags & SA_RESTORER))
@@ -102,8 +100,9 @@ int setup_rt_frame(int sig, struct k_sigaction *ka, struct trapframe *tf, uint64
 	sc->oldmask = saved_mask;
 	sc->fpstate = fp;
 	f.uc.uc_sigmask = saved_mask;
-	f.info.si_signo = sig;
-	f.info.si_code = SI_USER;
+	f.info.k = *info;
+	if (tf->vector == 14 /* page fault */)
+		sc->cr2 = info->si_addr;
 
 	fpu_save(&current->fpu);
 	if (copy_to_user((void __user *)fp, fpu_regs(&current->fpu), FPU_IMAGE_SIZE) ||
@@ -158,5 +157,6 @@ long sys_rt_sigreturn(void)
 bad:
 	printk(KERN_INFO "%s[%d] bad frame in rt_sigreturn frame:%lx ip:%lx sp:%lx\n",
 	       current->comm, current->pid, frame_addr, tf->rip, tf->rsp);
-	do_exit(SIGSEGV);
+	force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+	return tf->rax;
 }

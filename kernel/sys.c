@@ -15,16 +15,25 @@
 #include <vm.h>
 #include <x86.h>
 
-long sys_getpid(void) { return current->pid; }
-/* One thread per process: the thread id is the pid. */
+/* The process id is the thread group's; each thread has its own id. */
+long sys_getpid(void) { return current->tgid; }
 long sys_gettid(void) { return current->pid; }
-long sys_getppid(void) { return current->parent ? current->parent->pid : 0; }
+long sys_getppid(void) { return current->parent ? current->parent->tgid : 0; }
 long sys_getpgrp(void) { return current->pgid; }
 
 long sys_sched_yield(void)
 {
 	schedule();
 	return 0;
+}
+
+/* Process group and session belong to the process: every thread gets them. */
+static void set_pgid_sid(struct task *p, pid_t pgid, pid_t sid)
+{
+	for_each_thread(p, t) {
+		t->pgid = pgid;
+		t->sid = sid;
+	}
 }
 
 long sys_getpgid(pid_t pid)
@@ -45,20 +54,21 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 
 	if (pgid < 0)
 		return -EINVAL;
-	if (!t || (t != current && t->parent != current))
+	if (!t || (!same_thread_group(t, current) &&
+		   !(thread_group_leader(t) && t->parent && same_thread_group(t->parent, current))))
 		return -ESRCH;
-	if (t->pid == t->sid)
+	if (t->tgid == t->sid)
 		return -EPERM; /* a session leader cannot move */
-	t->pgid = pgid ? pgid : t->pid;
+	set_pgid_sid(t, pgid ? pgid : t->tgid, t->sid);
 	return 0;
 }
 
 long sys_setsid(void)
 {
 	for (struct task *t = first_task(); t; t = t->next_task)
-		if (t->pgid == current->pid)
+		if (t->pgid == current->tgid && t->state != TASK_DEAD)
 			return -EPERM;
-	current->sid = current->pgid = current->pid;
+	set_pgid_sid(current, current->tgid, current->tgid);
 	return current->sid;
 }
 
@@ -83,7 +93,8 @@ long sys_sysinfo(struct sysinfo __user *info)
 	si.totalram = nr_total_pages() * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
 	for (struct task *t = first_task(); t; t = t->next_task)
-		si.procs++;
+		if (t->state != TASK_DEAD)
+			si.procs++; /* Linux counts threads */
 	si.mem_unit = 1;
 	return copy_to_user(info, &si, sizeof(si));
 }
@@ -203,6 +214,8 @@ static long do_prlimit(struct task *t, unsigned resource, const struct rlimit *n
 		return -EINVAL;
 	if (old)
 		*old = t->rlim[resource];
+	if (new && (!t->signal || t->state == TASK_ZOMBIE))
+		return -ESRCH;
 	if (new) {
 		if (new->cur > new->max)
 			return -EINVAL;
@@ -211,7 +224,8 @@ static long do_prlimit(struct task *t, unsigned resource, const struct rlimit *n
 			return -EPERM;
 		if (resource == RLIMIT_NOFILE && new->max > 1048576)
 			return -EPERM; /* above Linux's fs.nr_open */
-		t->rlim[resource] = *new;
+		for_each_thread(t, th) /* a limit of the process */
+			th->rlim[resource] = *new;
 	}
 	return 0;
 }
@@ -255,7 +269,12 @@ struct tms {
 /* Clock ticks (USER_HZ = HZ = 100) since boot. */
 long sys_times(struct tms __user *buf)
 {
-	struct tms t = { current->utime, current->stime, current->cutime, current->cstime };
+	uint64_t ut = current->signal->utime, st = current->signal->stime;
+	for_each_thread(current, th) {
+		if (th->state != TASK_ZOMBIE)
+			ut += th->utime, st += th->stime;
+	}
+	struct tms t = { ut, st, current->signal->cutime, current->signal->cstime };
 
 	if (buf && copy_to_user(buf, &t, sizeof(t)))
 		return -EFAULT;
@@ -273,11 +292,17 @@ long sys_getrusage(int who, void __user *ru)
 
 	switch (who) {
 	case RUSAGE_SELF:
+		ut = current->signal->utime, st = current->signal->stime;
+		for_each_thread(current, th) {
+			if (th->state != TASK_ZOMBIE)
+				ut += th->utime, st += th->stime;
+		}
+		break;
 	case RUSAGE_THREAD:
 		ut = current->utime, st = current->stime;
 		break;
 	case RUSAGE_CHILDREN:
-		ut = current->cutime, st = current->cstime;
+		ut = current->signal->cutime, st = current->signal->cstime;
 		break;
 	default:
 		return -EINVAL;
@@ -335,10 +360,26 @@ long sys_prctl(int option, unsigned long arg2)
 	return -EINVAL;
 }
 
-/* Robust futex lists matter only to threads, which we do not have; the
- * call is accepted (and checked) as Linux does. */
+/* The robust futex list (kernel/futex.c walks it when the thread ends):
+ * its head is struct robust_list_head, 24 bytes on x86-64. */
 long sys_set_robust_list(void __user *head, size_t len)
 {
-	(void)head;
-	return len == 24 ? 0 : -EINVAL;
+	if (len != 24)
+		return -EINVAL;
+	current->robust_list = (uint64_t)head;
+	return 0;
+}
+
+long sys_get_robust_list(pid_t pid, uint64_t __user *head_ptr, uint64_t __user *len_ptr)
+{
+	struct task *t = pid ? find_task(pid) : current;
+
+	if (!t)
+		return -ESRCH;
+	/* Linux asks for ptrace access to another process: ours, or root. */
+	if (!same_thread_group(t, current) && current->euid != 0 && current->euid != t->euid)
+		return -EPERM;
+	if (put_user_u64(24, len_ptr))
+		return -EFAULT;
+	return put_user_u64(t->robust_list, head_ptr);
 }

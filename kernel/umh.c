@@ -165,28 +165,6 @@ void umh_task_exited(struct task *t)
 	}
 }
 
-/*
- * Linux's fatal_signal_pending: a signal that will kill the caller is
- * pending. SIGKILL, or any signal not blocked whose action is the default
- * one and that default terminates (Linux turns those into a SIGKILL of the
- * whole process when they are sent): ^C in the shell ends the wait.
- */
-static bool fatal_signal_pending(struct task *t)
-{
-	const uint64_t not_fatal = sigmask(SIGCHLD) | sigmask(SIGCONT) | sigmask(SIGURG) |
-				   sigmask(SIGWINCH) | sigmask(SIGSTOP) | sigmask(SIGTSTP) |
-				   sigmask(SIGTTIN) | sigmask(SIGTTOU);
-	uint64_t pending = t->sigpending & ~t->blocked;
-
-	if (t->sigpending & sigmask(SIGKILL))
-		return true;
-	for (int sig = 1; sig <= NSIG; sig++)
-		if ((pending & sigmask(sig)) && !(not_fatal & sigmask(sig)) &&
-		    t->sigaction[sig - 1].handler == SIG_DFL)
-			return true;
-	return false;
-}
-
 int call_usermodehelper(const char *path, char *const argv[], char *const envp[], int wait)
 {
 	struct subprocess_info *info;

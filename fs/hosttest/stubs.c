@@ -50,11 +50,11 @@ static void (*rx)(uint8_t);
 void serial_set_rx_handler(void (*fn)(uint8_t)) { rx = fn; }
 void serial_write(const char *b, size_t n) { write(1, "<", 1); write(1, b, n); write(1, ">", 1); }
 int sleeps;
-void sleep_on(void *chan) { (void)chan; if (++sleeps > 3) { printf("would block forever\n"); exit(1);} task.sigpending = 1; }
+void sleep_on(void *chan) { (void)chan; if (++sleeps > 3) { printf("would block forever\n"); exit(1);} task.pending.signal = 1; }
 void wakeup(void *chan) { (void)chan; }
 
 volatile uint64_t jiffies;
-bool signal_pending(struct task *t) { return (t->sigpending & ~t->blocked) != 0; }
+bool signal_pending(struct task *t) { return (t->pending.signal & ~t->blocked) != 0; }
 int last_sig; /* silent: the transcript must match Linux's, where SIGPIPE is ignored */
 void send_sig(int sig, struct task *t) { (void)t; last_sig = sig; }
 int kill_pgrp(pid_t pgrp, int sig) { printf("[kill_pgrp %d %d]\n", pgrp, sig); return 0; }
@@ -71,7 +71,7 @@ void machine_restart(void) { printf("restart\n"); exit(0); }
 
 void h_feed(const char *s) { while (*s) rx((uint8_t)*s++); }
 void h_setuid(int uid, int gid) { task.uid = task.euid = uid; task.gid = task.egid = gid; }
-void h_sigclear(void) { task.sigpending = 0; sleeps = 0; }
+void h_sigclear(void) { task.pending.signal = 0; sleeps = 0; }
 long h_allocs(void) { return nr_allocs; }
 long h_pages(void) { return nr_pages; }
 

@@ -19,7 +19,10 @@
  * and every read finds the task again by pid, so a directory of a process
  * that has been reaped is gone (ENOENT) and an open file of it reads ESRCH.
  * Zombies keep their directory until they are reaped, as in Linux. There
- * are no threads, so there is no task/ directory. The symlinks are plain
+ * /proc/PID/task/ lists the threads of the process: /proc/PID/task/TID/
+ * holds the same files, for that one thread (no task/ in it). A thread
+ * that is not the leader is also found as /proc/TID, but not listed in
+ * /proc, as in Linux. The symlinks are plain
  * ones: their text is the path (or "pipe:[N]"), which lookup then follows
  * like any other symlink; Linux's "magic" links that reopen the very file
  * even when it has no name are not done.
@@ -39,9 +42,12 @@ struct pid_entry {
 	char *(*link)(struct task *t, char *buf, size_t size);
 };
 
-/* Inode numbers: PID directories and their files (1 + index), fds at 0x100 + fd. */
+/* Inode numbers: PID directories and their files (1 + index), fds at
+ * 0x100 + fd, task/ and the TID directories in it from 0x4000. */
 static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | idx; }
 #define FD_INO_BASE 0x100
+#define TASK_INO 0x4000
+#define TID_INO_BASE 0x4001
 #define SELF_INO 0xEFFFFFFFUL
 
 /* The task behind a per-process inode, or NULL once it is reaped. */
@@ -226,7 +232,7 @@ static void task_sigsets(struct task *t, uint64_t *ign, uint64_t *cgt)
 {
 	*ign = *cgt = 0;
 	for (int sig = 1; sig <= NSIG; sig++) {
-		uint64_t h = t->sigaction[sig - 1].handler;
+		uint64_t h = t->sighand ? t->sighand->action[sig - 1].handler : SIG_DFL;
 		if (h == SIG_IGN)
 			*ign |= sigmask(sig);
 		else if (h != SIG_DFL)
@@ -244,13 +250,13 @@ static int show_status(struct seq_file *m, struct task *t)
 		seq_printf(m, "Umask:\t%04o\n", t->fs->umask);
 	seq_printf(m, "State:\t%s\n", task_state_name(t));
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
-		   t->pid, t->pid, t->parent ? t->parent->pid : 0);
+		   t->tgid, t->pid, t->parent ? t->parent->tgid : 0);
 	/* real, effective, saved, file system ids: saved and fs follow effective here */
 	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", t->uid, t->euid, t->euid, t->euid);
 	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", t->gid, t->egid, t->egid, t->egid);
 	seq_printf(m, "FDSize:\t%d\n", NR_OPEN);
 	seq_printf(m, "Groups:\t \n");
-	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", t->pid, t->pid, t->pgid, t->sid);
+	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", t->tgid, t->pid, t->pgid, t->sid);
 	if (t->mm) {
 		struct mm_counts c;
 		uint64_t text = ALIGN_UP(t->mm->end_code, PAGE_SIZE) - ALIGN_DOWN(t->mm->start_code, PAGE_SIZE);
@@ -269,10 +275,11 @@ static int show_status(struct seq_file *m, struct task *t)
 		seq_printf(m, "CoreDumping:\t0\nTHP_enabled:\t1\n");
 	}
 	task_sigsets(t, &ign, &cgt);
-	seq_printf(m, "Threads:\t1\nSigQ:\t0/%lu\n", (unsigned long)t->rlim[RLIMIT_SIGPENDING].cur);
-	/* One pending set: a process has one thread, so all of it is shared. */
-	render_sigset(m, "SigPnd", 0);
-	render_sigset(m, "ShdPnd", t->sigpending);
+	seq_printf(m, "Threads:\t%d\nSigQ:\t0/%lu\n", t->signal ? t->signal->nr_threads : 0,
+		   (unsigned long)t->rlim[RLIMIT_SIGPENDING].cur);
+	/* The thread's own pending signals, then the process's. */
+	render_sigset(m, "SigPnd", t->pending.signal);
+	render_sigset(m, "ShdPnd", t->signal ? t->signal->shared_pending.signal : 0);
 	render_sigset(m, "SigBlk", t->blocked);
 	render_sigset(m, "SigIgn", ign);
 	render_sigset(m, "SigCgt", cgt);
@@ -309,17 +316,19 @@ static int show_stat(struct seq_file *m, struct task *t)
 		tty_pgrp = -1;
 	task_sigsets(t, &ign, &cgt);
 	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu ", t->pid, t->comm,
-		   task_state_char(t), t->parent ? t->parent->pid : 0, t->pgid, t->sid,
+		   task_state_char(t), t->parent ? t->parent->tgid : 0, t->pgid, t->sid,
 		   tty_nr, tty_pgrp, 0x400000u /* PF_RANDOMIZE */, 0UL, 0UL, 0UL, 0UL);
 	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
-		   (unsigned long)t->utime, (unsigned long)t->stime, (unsigned long)t->cutime,
-		   (unsigned long)t->cstime, 20, 0, 1, 0, (unsigned long)t->start_time,
+		   (unsigned long)t->utime, (unsigned long)t->stime,
+		   (unsigned long)(t->signal ? t->signal->cutime : 0),
+		   (unsigned long)(t->signal ? t->signal->cstime : 0), 20, 0,
+		   t->signal ? t->signal->nr_threads : 0, 0, (unsigned long)t->start_time,
 		   (unsigned long)(c.total << PAGE_SHIFT), (unsigned long)c.rss,
 		   (unsigned long)t->rlim[RLIMIT_RSS].cur);
 	seq_printf(m, "%lu %lu %lu 0 0 %lu %lu %lu %lu %d 0 0 17 0 0 0 0 0 0 ",
 		   mm ? (unsigned long)mm->start_code : 0, mm ? (unsigned long)mm->end_code : 0,
 		   mm ? (unsigned long)mm->start_stack : 0,
-		   (unsigned long)(t->sigpending & 0x7fffffff), (unsigned long)(t->blocked & 0x7fffffff),
+		   (unsigned long)(t->pending.signal & 0x7fffffff), (unsigned long)(t->blocked & 0x7fffffff),
 		   (unsigned long)(ign & 0x7fffffff), (unsigned long)(cgt & 0x7fffffff),
 		   t->state != TASK_RUNNABLE);
 	if (mm)
@@ -405,9 +414,12 @@ static char *link_exe(struct task *t, char *buf, size_t size)
 }
 
 #define DIR_FD_MODE (S_IFDIR | 0500)
+#define DIR_TASK_MODE (S_IFDIR | 0555)
 
-/* In Linux's order (tgid_base_stuff), for what exists here. */
+/* In Linux's order (tgid_base_stuff), for what exists here. A thread's
+ * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
 static const struct pid_entry pid_entries[] = {
+	{ "task", DIR_TASK_MODE, NULL, NULL, NULL },
 	{ "fd", DIR_FD_MODE, NULL, NULL, NULL },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL },
@@ -442,10 +454,27 @@ int proc_pid_write(struct inode *inode, const char *buf, size_t count)
 	return p->write ? p->write(t, buf, count) : -EIO;
 }
 
+/* A decimal number without sign or leading zeros, or -1. */
+static long parse_number(const char *name, size_t len)
+{
+	long v = 0;
+
+	if (len == 0 || len > 9 || (name[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		v = v * 10 + (name[i] - '0');
+	}
+	return v;
+}
+
 /* ---- directories: /proc/PID and /proc/PID/fd ------------------------------------- */
 
 static const struct inode_operations proc_pid_dir_iops;
 static const struct file_operations proc_pid_dir_fops;
+static const struct inode_operations proc_task_dir_iops;
+static const struct file_operations proc_task_dir_fops;
 static const struct inode_operations proc_fd_dir_iops;
 static const struct file_operations proc_fd_dir_fops;
 
@@ -501,7 +530,7 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 
 	if (!t)
 		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(pid_entries); i++) {
+	for (size_t i = PROC_I(dir)->thread ? 1 : 0; i < ARRAY_SIZE(pid_entries); i++) {
 		const struct pid_entry *p = &pid_entries[i];
 
 		if (strlen(p->name) != len || memcmp(p->name, name, len) != 0)
@@ -510,7 +539,11 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		if (!inode)
 			return ERR_PTR(-ENOMEM);
 		PROC_I(inode)->pent = p;
-		if (p->mode == DIR_FD_MODE) {
+		if (p->mode == DIR_TASK_MODE) {
+			inode->i_ino = pid_ino(t->pid, TASK_INO);
+			inode->i_op = &proc_task_dir_iops;
+			inode->i_fop = &proc_task_dir_fops;
+		} else if (p->mode == DIR_FD_MODE) {
 			inode->i_op = &proc_fd_dir_iops;
 			inode->i_fop = &proc_fd_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
@@ -528,16 +561,76 @@ static int proc_pid_base_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!t)
 		return -ENOENT;
-	if (!dir_emit_dots(ctx, inode->i_ino, PROC_ROOT_INO))
+	bool thread = PROC_I(inode)->thread;
+	if (!dir_emit_dots(ctx, inode->i_ino, thread ? pid_ino(t->tgid, TASK_INO) : PROC_ROOT_INO))
 		return 0;
-	for (size_t i = ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
+	size_t first = thread ? 1 : 0;
+	for (size_t i = first + ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
 		const struct pid_entry *p = &pid_entries[i];
-		if (!dir_emit(ctx, p->name, strlen(p->name), pid_ino(t->pid, 1 + i), mode_to_dt(p->mode)))
+		ino_t ino = p->mode == DIR_TASK_MODE ? pid_ino(t->pid, TASK_INO) : pid_ino(t->pid, 1 + i);
+		if (!dir_emit(ctx, p->name, strlen(p->name), ino, mode_to_dt(p->mode)))
 			return 0;
-		ctx->pos = DIR_POS_FIRST + i + 1;
+		ctx->pos = DIR_POS_FIRST + i + 1 - first;
 	}
 	return 0;
 }
+
+/* ---- /proc/PID/task: one directory per thread ---------------------------------- */
+
+static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
+{
+	struct task *p = inode_task(dir), *t;
+	long tid = parse_number(name, len);
+	struct inode *inode;
+
+	if (!p || tid <= 0 || !(t = find_task(tid)) || !same_thread_group(t, p))
+		return NULL;
+	inode = pid_inode(dir->i_sb, t, S_IFDIR | 0555, pid_ino(t->pid, TID_INO_BASE));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_nlink = 3;
+	inode->i_op = &proc_pid_dir_iops;
+	inode->i_fop = &proc_pid_dir_fops;
+	PROC_I(inode)->thread = true;
+	return proc_detached_dentry(parent, name, len, inode);
+}
+
+/* The threads by increasing tid, each time the smallest not yet shown. */
+static int proc_task_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *inode = file->f_inode;
+	struct task *p = inode_task(inode);
+
+	if (!p)
+		return -ENOENT;
+	if (!dir_emit_dots(ctx, inode->i_ino, pid_ino(p->pid, 0)))
+		return 0;
+	for (;;) {
+		pid_t from = ctx->pos - DIR_POS_FIRST, best = 0;
+		char name[12];
+
+		for_each_thread(p, t)
+			if (t->state != TASK_ZOMBIE || thread_group_leader(t))
+				if (t->pid >= from && (!best || t->pid < best))
+					best = t->pid;
+		if (!best)
+			return 0;
+		snprintf(name, sizeof(name), "%d", best);
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(best, TID_INO_BASE), DT_DIR))
+			return 0;
+		ctx->pos = DIR_POS_FIRST + best + 1;
+	}
+}
+
+static const struct inode_operations proc_task_dir_iops = {
+	.lookup = proc_task_lookup,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_task_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = proc_task_readdir,
+};
 
 static const struct inode_operations proc_pid_dir_iops = {
 	.lookup = proc_pid_base_lookup,
@@ -548,21 +641,6 @@ static const struct file_operations proc_pid_dir_fops = {
 	.llseek = generic_file_llseek,
 	.iterate = proc_pid_base_readdir,
 };
-
-/* A decimal number without sign or leading zeros, or -1. */
-static long parse_number(const char *name, size_t len)
-{
-	long v = 0;
-
-	if (len == 0 || len > 9 || (name[0] == '0' && len > 1))
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		if (name[i] < '0' || name[i] > '9')
-			return -1;
-		v = v * 10 + (name[i] - '0');
-	}
-	return v;
-}
 
 static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
 {
@@ -629,7 +707,7 @@ struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t l
 		inode = proc_new_inode(sb, S_IFLNK | 0777, SELF_INO);
 		if (!inode)
 			return ERR_PTR(-ENOMEM);
-		snprintf(buf, sizeof(buf), "%d", current->pid);
+		snprintf(buf, sizeof(buf), "%d", current->tgid);
 		PROC_I(inode)->link = kmalloc(strlen(buf) + 1);
 		if (!PROC_I(inode)->link) {
 			iput(inode);
@@ -664,7 +742,8 @@ void proc_pid_readdir(struct dir_context *ctx)
 		char name[12];
 
 		for (struct task *t = first_task(); t; t = t->next_task)
-			if (t->pid > 0 && t->pid >= from && (!best || t->pid < best))
+			if (t->pid > 0 && thread_group_leader(t) && t->state != TASK_DEAD &&
+			    t->pid >= from && (!best || t->pid < best))
 				best = t->pid;
 		if (!best)
 			return;

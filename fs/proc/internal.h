@@ -41,6 +41,7 @@ struct proc_inode {
 	const struct pid_entry *pent;           /* a per-process file, or NULL */
 	pid_t pid;                              /* per-process inodes: whose */
 	int fd;                                 /* /proc/PID/fd/N: N */
+	bool thread;                            /* under /proc/PID/task/TID: one thread's view */
 	char *link;                             /* a symlink's target, made at lookup */
 };
 

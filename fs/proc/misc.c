@@ -105,7 +105,7 @@ static int show_uptime(struct seq_file *m)
 	for (struct task *t = first_task(); t; t = t->next_task) {
 		busy += t->utime + t->stime;
 		if (t->pid == 1)
-			busy += t->cutime + t->cstime;
+			busy += t->signal ? t->signal->cutime + t->signal->cstime : 0;
 	}
 	busy = busy * 100 / HZ;
 	idle_cs = up_cs > busy ? up_cs - busy : 0;

@@ -1,7 +1,7 @@
 /*
  * itimer.c - interval timers: alarm, setitimer, getitimer.
  *
- * Three per process, as Linux: ITIMER_REAL runs on the wall of time and
+ * Three per process (in its signal_struct, shared by its threads), as Linux: ITIMER_REAL runs on the wall of time and
  * sends SIGALRM, ITIMER_VIRTUAL runs while the process executes user code
  * (SIGVTALRM), ITIMER_PROF while it executes at all (SIGPROF). They count
  * in timer ticks (10 ms): the real one holds the jiffies value at which it
@@ -38,8 +38,8 @@ static struct timeval ticks_to_timeval(uint64_t ticks)
 	return (struct timeval){ ticks / HZ, ticks % HZ * USEC_PER_TICK };
 }
 
-/* Ticks left before timer `which` of t fires; 0 when disarmed. */
-static uint64_t ticks_left(struct task *t, int which)
+/* Ticks left before timer `which` of process s fires; 0 when disarmed. */
+static uint64_t ticks_left(struct signal_struct *t, int which)
 {
 	if (which != ITIMER_REAL)
 		return t->it_value[which];
@@ -47,7 +47,7 @@ static uint64_t ticks_left(struct task *t, int which)
 		: t->it_value[ITIMER_REAL] ? 1 : 0;
 }
 
-static void arm(struct task *t, int which, uint64_t value, uint64_t interval)
+static void arm(struct signal_struct *t, int which, uint64_t value, uint64_t interval)
 {
 	t->it_interval[which] = interval;
 	t->it_value[which] = which == ITIMER_REAL && value ? jiffies + value : value;
@@ -55,24 +55,32 @@ static void arm(struct task *t, int which, uint64_t value, uint64_t interval)
 
 static const int timer_signal[3] = { SIGALRM, SIGVTALRM, SIGPROF };
 
-/* Count down a ticking timer; at zero, signal and reload the interval. */
-static void countdown(struct task *t, int which)
+/* Count down a ticking timer of task t's process; at zero, signal the
+ * process and reload the interval. */
+static void countdown(struct task *task, int which)
 {
+	struct signal_struct *t = task->signal;
+
 	if (t->it_value[which] && --t->it_value[which] == 0) {
-		send_sig(timer_signal[which], t);
+		group_send_sig(timer_signal[which], task);
 		t->it_value[which] = t->it_interval[which];
 	}
 }
 
 void itimer_tick(bool from_user)
 {
-	for (struct task *t = first_task(); t; t = t->next_task) {
-		if (t->state == TASK_ZOMBIE || !t->it_value[ITIMER_REAL] || jiffies < t->it_value[ITIMER_REAL])
+	for (struct task *task = first_task(); task; task = task->next_task) {
+		struct signal_struct *t = task->signal;
+		/* Once per process: at its leader (which stays, a zombie,
+		 * while other threads run). */
+		if (!thread_group_leader(task) || !t || !t->nr_threads)
 			continue;
-		send_sig(SIGALRM, t);
+		if (!t->it_value[ITIMER_REAL] || jiffies < t->it_value[ITIMER_REAL])
+			continue;
+		group_send_sig(SIGALRM, task);
 		t->it_value[ITIMER_REAL] = t->it_interval[ITIMER_REAL] ? jiffies + t->it_interval[ITIMER_REAL] : 0;
 	}
-	if (current && current->pid) {
+	if (current && current->pid && current->signal) {
 		if (from_user)
 			countdown(current, ITIMER_VIRTUAL);
 		countdown(current, ITIMER_PROF);
@@ -83,8 +91,8 @@ long sys_getitimer(int which, struct itimerval __user *value)
 {
 	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
-	struct itimerval v = { ticks_to_timeval(current->it_interval[which]),
-			       ticks_to_timeval(ticks_left(current, which)) };
+	struct itimerval v = { ticks_to_timeval(current->signal->it_interval[which]),
+			       ticks_to_timeval(ticks_left(current->signal, which)) };
 	return copy_to_user(value, &v, sizeof(v));
 }
 
@@ -100,12 +108,12 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
 	    v.it_interval.tv_sec < 0 || v.it_interval.tv_usec < 0 || v.it_interval.tv_usec >= 1000000)
 		return -EINVAL;
 	if (ovalue) {
-		struct itimerval old = { ticks_to_timeval(current->it_interval[which]),
-					 ticks_to_timeval(ticks_left(current, which)) };
+		struct itimerval old = { ticks_to_timeval(current->signal->it_interval[which]),
+					 ticks_to_timeval(ticks_left(current->signal, which)) };
 		if (copy_to_user(ovalue, &old, sizeof(old)))
 			return -EFAULT;
 	}
-	arm(current, which, timeval_to_ticks(&v.it_value), timeval_to_ticks(&v.it_interval));
+	arm(current->signal, which, timeval_to_ticks(&v.it_value), timeval_to_ticks(&v.it_interval));
 	return 0;
 }
 
@@ -113,11 +121,11 @@ long sys_setitimer(int which, const struct itimerval __user *value, struct itime
  * (rounded to the nearest, and at least 1 if any time was left). */
 long sys_alarm(unsigned seconds)
 {
-	uint64_t left = ticks_left(current, ITIMER_REAL);
+	uint64_t left = ticks_left(current->signal, ITIMER_REAL);
 	long old = left ? (long)((left + HZ / 2) / HZ) : 0;
 
 	if (left && old == 0)
 		old = 1;
-	arm(current, ITIMER_REAL, (uint64_t)seconds * HZ, 0);
+	arm(current->signal, ITIMER_REAL, (uint64_t)seconds * HZ, 0);
 	return old;
 }

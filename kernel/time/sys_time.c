@@ -120,7 +120,7 @@ static long nanosleep_restart(struct restart_block *rb)
 
 static long do_nanosleep(uint64_t deadline_ns, struct timespec __user *rem)
 {
-	current->restart_block = (struct restart_block){ nanosleep_restart, deadline_ns, rem };
+	current->restart_block = (struct restart_block){ .fn = nanosleep_restart, .deadline_ns = deadline_ns, .rem = rem };
 	return nanosleep_restart(&current->restart_block);
 }
 
