@@ -174,6 +174,10 @@ void do_exit(int status)
 	exit_group_stop(t);
 	bool group_dead = --s->nr_threads == 0;
 	irq_restore(irq);
+	/* The process's status is its last thread's (Linux reports that,
+	 * not the leader's, when the leader went first). */
+	if (group_dead)
+		t->group_leader->exit_status = status;
 	if (group_dead && t->tgid == 1)
 		init_exited(group_exit_status(t));
 	/* The robust futexes it held, and pthread_join's futex, while the

@@ -64,7 +64,7 @@
 #define ROBUST_LIST_LIMIT 2048
 
 struct futex_key {
-	uint64_t object; /* the mm, or the inode (tagged with bit 0) */
+	uint64_t object; /* the mm (bit 1: a shared futex), or the inode (bit 0) */
 	uint64_t offset; /* the address, or the offset in the file */
 };
 
@@ -109,6 +109,9 @@ static int get_futex_key(uint64_t uaddr, bool shared, struct futex_key *key)
 	struct vma *v = vma_find(mm, uaddr);
 	if (!v)
 		return -EFAULT;
+	/* A shared futex in private memory is not the private futex of the
+	 * same address: Linux marks its key (FUT_OFF_MMSHARED). */
+	key->object |= 2;
 	if ((v->flags & VM_SHARED) && v->vm_file) {
 		key->object = (uint64_t)file_inode(v->vm_file) | 1;
 		key->offset = v->vm_pgoff * PAGE_SIZE + (uaddr - v->start);

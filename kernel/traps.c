@@ -121,21 +121,29 @@ static void __noreturn kernel_oops(struct trapframe *tf, uint64_t cr2)
 	machine_halt_with_error();
 }
 
-/* A fault in user mode: log it as Linux does (KERN_INFO) and signal. */
+/*
+ * A fault in user mode: log it as Linux does (KERN_INFO) and signal the
+ * thread with Linux's siginfo. force_sig_fault: if the program blocks or
+ * ignores that signal (or faults again inside its handler), it dies,
+ * rather than run the faulting instruction forever.
+ */
 static void user_fault(struct trapframe *tf, uint64_t cr2)
 {
-	int sig = SIGSEGV;
+	int sig = SIGSEGV, code = SI_KERNEL;
+	uint64_t addr = 0;
 
 	switch (tf->vector) {
 	case VEC_PAGE_FAULT:
 		printk(KERN_INFO "%s[%d]: segfault at %lx ip %016lx sp %016lx error %lx\n",
 		       current->comm, current->pid, cr2, tf->rip, tf->rsp, tf->error);
+		addr = cr2;
+		code = current->mm && cr2 < TASK_SIZE && vma_find(current->mm, cr2) ? SEGV_ACCERR : SEGV_MAPERR;
 		break;
 	case VEC_DIVIDE:
-		sig = SIGFPE;
+		sig = SIGFPE, code = FPE_INTDIV, addr = tf->rip;
 		goto trap;
 	case VEC_INVALID_OP:
-		sig = SIGILL;
+		sig = SIGILL, code = ILL_ILLOPN, addr = tf->rip;
 		goto trap;
 	case VEC_DEBUG:
 	case VEC_BREAKPOINT:
@@ -148,7 +156,7 @@ static void user_fault(struct trapframe *tf, uint64_t cr2)
 		       tf->vector < 32 && exception_names[tf->vector] ? exception_names[tf->vector] : "trap",
 		       tf->rip, tf->rsp, tf->error);
 	}
-	send_sig(sig, current);
+	force_sig_fault(sig, code, addr);
 }
 
 static void page_fault(struct trapframe *tf)
@@ -170,7 +178,7 @@ static void page_fault(struct trapframe *tf)
 		} else if (err == -EIO && trap_from_user(tf)) {
 			/* A page of a file mapping past the end of the file:
 			 * SIGBUS, which Linux does not log. */
-			send_sig(SIGBUS, current);
+			force_sig_fault(SIGBUS, BUS_ADRERR, cr2);
 			return;
 		} else if (trap_from_user(tf)) {
 			user_fault(tf, cr2);
