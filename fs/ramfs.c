@@ -186,6 +186,43 @@ void *find_get_page(struct file *file, uint64_t index)
 	return page;
 }
 
+void *find_or_create_page(struct file *file, uint64_t index)
+{
+	struct inode *inode = file->f_inode;
+	void *page;
+
+	if (inode->i_op != &ramfs_file_iops || index > (uint64_t)MAX_LFS_FILESIZE >> PAGE_SHIFT)
+		return NULL;
+	page = ramfs_get_page(inode, (loff_t)(index << PAGE_SHIFT));
+	if (page)
+		get_page(page);
+	return page;
+}
+
+/*
+ * The memory of a MAP_SHARED | MAP_ANONYMOUS mapping: a regular file of
+ * size bytes with no name, on the root filesystem (Linux's shmem_zero_setup
+ * makes one on its internal tmpfs, "/dev/zero (deleted)" in the maps). Its
+ * pages go when the last mapping goes (the last fput).
+ */
+struct file *shmem_zero_setup(uint64_t size)
+{
+	struct dentry *root = current_root();
+	struct inode *inode = ramfs_get_inode(root->d_sb, S_IFREG | 0600, 0);
+	struct file *file;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode->i_nlink = 0; /* no name: freed with its last user */
+	inode->i_size = size;
+	file = alloc_file(NULL, inode, O_RDWR, FMODE_READ | FMODE_WRITE);
+	if (!file) {
+		iput(inode);
+		return ERR_PTR(-ENOMEM);
+	}
+	return file;
+}
+
 /* The inode is going away: give back its pages and its link target. */
 static void ramfs_evict(struct inode *inode)
 {

@@ -121,6 +121,13 @@ int file_mmap_check(struct file *file, bool shared_write);
  * end of the file in it are zero. A mapping must never write into it.
  */
 void *find_get_page(struct file *file, uint64_t index);
+/* The same, but a hole gets a new zeroed page of the file's own (a
+ * MAP_SHARED mapping writes into the file's pages); NULL if out of memory
+ * or the file keeps no pages. */
+void *find_or_create_page(struct file *file, uint64_t index);
+/* An unnamed file of size bytes holding the pages of a MAP_SHARED |
+ * MAP_ANONYMOUS mapping (ERR_PTR(-ENOMEM)). */
+struct file *shmem_zero_setup(uint64_t size);
 /* Executing a file and writing it exclude each other (ETXTBSY). */
 int deny_write_access(struct file *file);  /* 0 or -ETXTBSY */
 void allow_write_access(struct file *file);

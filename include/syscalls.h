@@ -43,7 +43,7 @@
 	X(132, utime) X(40, sendfile) X(78, getdents)                          \
 	/* mm/mmap.c */                                                        \
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
-	X(28, madvise)                                                         \
+	X(28, madvise) X(26, msync)                                            \
 	/* fs/exec.c */                                                        \
 	X(59, execve)                                                          \
 	/* kernel/fork.c, kernel/exit.c */                                     \

@@ -26,10 +26,15 @@
 /* Kinds of area, for /proc and for brk's bookkeeping. */
 #define VM_STACK 0x100
 #define VM_HEAP 0x200
-/* A MAP_SHARED mapping of a file. It may never become writable (mprotect
- * says EACCES): a shared writable mapping would have to write back to the
- * file, which this kernel does not do (see mm/mmap.c). */
+/* A MAP_SHARED mapping of a file: its pages are the file's own pages
+ * (mm/fault.c), so writes through it are the file's bytes, seen by read()
+ * and by every other mapping, and fork shares them rather than copy. It
+ * may become writable only if the file was open for writing (VM_MAYWRITE;
+ * mprotect says EACCES otherwise). MAP_SHARED | MAP_ANONYMOUS memory is
+ * such a mapping of an unnamed file (VM_SHMEM). */
 #define VM_SHARED 0x400
+#define VM_MAYWRITE 0x800
+#define VM_SHMEM 0x1000
 
 struct file;
 

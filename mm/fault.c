@@ -108,6 +108,16 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *s
 		*err = -EIO;
 		return NULL;
 	}
+	if (v->flags & VM_SHARED) {
+		/* A shared mapping maps the file's page itself, read or write. */
+		page = find_or_create_page(v->vm_file, pos / PAGE_SIZE);
+		if (page) {
+			*shared = false;
+			return page;
+		}
+		*err = -ENOMEM;
+		return NULL;
+	}
 	if (!write && v->vm_file_end - pos >= PAGE_SIZE) {
 		page = find_get_page(v->vm_file, pos / PAGE_SIZE);
 		*shared = page != NULL;
@@ -240,9 +250,17 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 	if (!(*pte & PTE_P))
 		return -EFAULT; /* a PROT_NONE frame: cannot happen, the area says no */
 	/* The page is there. The area allows a write, so an entry without
-	 * PTE_W is a shared page: copy-on-write. */
-	if ((err & PF_WRITE) && !(*pte & PTE_W))
+	 * PTE_W is a shared page: copy-on-write; but in a MAP_SHARED area
+	 * the page is meant to be shared (fork, mprotect left it read-only):
+	 * write into it. */
+	if ((err & PF_WRITE) && !(*pte & PTE_W)) {
+		if (v->flags & VM_SHARED) {
+			*pte |= PTE_W;
+			tlb_flush_range(mm->pml4, va, va + PAGE_SIZE);
+			return 0;
+		}
 		return unshare_page(mm, v, va, pte);
+	}
 	if (!pte_allows(*pte, err))
 		return -EFAULT; /* cannot happen either, as above */
 	/* The entry allows the access: the TLB held a stale entry. Drop it
@@ -269,7 +287,7 @@ static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm
 		int err = fault_in_page(mm, v, page_va, to_mm, &pte);
 		if (err)
 			return err == -EIO ? -EFAULT : err; /* past the end of the file */
-		if (to_mm && page_count(pte_page(*pte)) > 1) {
+		if (to_mm && !(v->flags & VM_SHARED) && page_count(pte_page(*pte)) > 1) {
 			err = unshare_page(mm, v, page_va, pte);
 			if (err)
 				return err;

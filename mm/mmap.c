@@ -6,9 +6,10 @@
  *  - These are thin: they check arguments the way Linux does (same errno
  *    for the same mistake, in the same order) and call the area functions
  *    of mm/vm.c.
- *  - Anonymous memory: MAP_SHARED is accepted but behaves as MAP_PRIVATE
- *    (after fork, parent and child each see their own writes), which no
- *    single-process program can tell apart.
+ *  - Anonymous memory: MAP_PRIVATE is demand-zero memory of the process's
+ *    own; MAP_SHARED is a shared mapping of a new unnamed file of the
+ *    mapping's size (shmem_zero_setup, as Linux), so that after fork
+ *    parent and child see each other's writes.
  *  - Files: a regular file of ramfs or tmpfs can be mapped (anything else
  *    is -ENODEV, as Linux says for a file with no mmap operation). The
  *    area is file-backed (include/vm.h): a page comes from the file when
@@ -18,11 +19,11 @@
  *    no correct program relies on: a page that was a hole in the file when
  *    first touched does not show later writes to it, and a page touched
  *    before the file was truncated stays mapped (Linux unmaps it: SIGBUS).
- *    MAP_SHARED is read-only here: with PROT_WRITE it is -EACCES if the
- *    file is not open for writing (as Linux) and -ENODEV if it is (Linux
- *    would write the changes back to the file; there is no write-back
- *    here), and mprotect never adds PROT_WRITE to it (-EACCES). A shared
- *    read-only mapping then differs from Linux only as a private one.
+ *    MAP_SHARED maps the file's own pages (mm/fault.c): writes through it
+ *    change the file, seen by read() and other mappings at once (the file
+ *    lives in memory: msync has nothing to do). With PROT_WRITE it needs
+ *    the file open for writing (-EACCES), and so does a later mprotect.
+ *    Writes through a mapping do not change the file's size or times.
  *    A page that lies wholly past the end of the file is SIGBUS to touch,
  *    and bytes past the end inside the last page read as zeros, as Linux.
  *  - The heap is one area (VM_HEAP) from mm->start_brk, which exec sets, to
@@ -161,16 +162,22 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	}
 
 	unsigned vm_flags = prot;
+	bool shared = type != MAP_PRIVATE;
 	if (file) {
-		bool shared = type != MAP_PRIVATE;
 		ret = file_mmap_check(file, shared && (prot & VM_WRITE));
 		if (ret)
 			goto out;
-		ret = -ENODEV; /* a shared writable file mapping: not here */
-		if (shared && (prot & VM_WRITE))
-			goto out;
 		if (shared)
-			vm_flags |= VM_SHARED;
+			vm_flags |= VM_SHARED | (file_mmap_check(file, true) == 0 ? VM_MAYWRITE : 0);
+	} else if (shared) {
+		file = shmem_zero_setup(len);
+		if (IS_ERR(file)) {
+			ret = PTR_ERR(file);
+			file = NULL;
+			goto out;
+		}
+		vm_flags |= VM_SHARED | VM_MAYWRITE | VM_SHMEM;
+		off = 0;
 	}
 	ret = vma_map_file(mm, addr, len, vm_flags, file, off / PAGE_SIZE, VM_FILE_END_NONE);
 	if (ret == 0)
@@ -178,6 +185,28 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 out:
 	fput(file); /* the area holds its own reference */
 	return ret;
+}
+
+#define MS_ASYNC 1
+#define MS_INVALIDATE 2
+#define MS_SYNC 4
+
+/* msync: the files live in memory and shared mappings write into their
+ * pages directly, so there is nothing to write back; only the checks. */
+long sys_msync(unsigned long addr, unsigned long len, int flags)
+{
+	struct mm *mm = current->mm;
+
+	if (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC))
+		return -EINVAL;
+	if (addr % PAGE_SIZE || ((flags & MS_ASYNC) && (flags & MS_SYNC)))
+		return -EINVAL;
+	uint64_t end = addr + ALIGN_UP(len, PAGE_SIZE);
+	if (end < addr)
+		return -ENOMEM;
+	if (end == addr)
+		return 0;
+	return mm && fully_mapped(mm, addr, end) ? 0 : -ENOMEM;
 }
 
 long sys_munmap(unsigned long addr, unsigned long len)

@@ -236,11 +236,11 @@ int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
 		return -EINVAL;
 	if (!fully_mapped(mm, start, end))
 		return -ENOMEM; /* as Linux */
-	/* A shared file mapping never becomes writable (VM_SHARED). Linux
-	 * says EACCES too when the file is not open for writing; when it is,
-	 * Linux allows it and writes reach the file: not here. */
+	/* A shared file mapping becomes writable only if the file was open
+	 * for writing (VM_MAYWRITE), as Linux. */
 	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
-		if (v->end > start && (v->flags & VM_SHARED) && (prot & VM_WRITE))
+		if (v->end > start && (v->flags & VM_SHARED) && !(v->flags & VM_MAYWRITE) &&
+		    (prot & VM_WRITE))
 			return -EACCES;
 	err = split_at(mm, start, end);
 	if (err)

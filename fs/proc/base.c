@@ -369,7 +369,9 @@ static int show_maps(struct seq_file *m, struct task *t)
 		dev_t dev = f ? f->f_inode->i_sb->s_dev : 0;
 		size_t start = m->count;
 
-		if (f) {
+		if (v->flags & VM_SHMEM) {
+			name = "/dev/zero (deleted)"; /* as Linux names shared anonymous memory */
+		} else if (f) {
 			char *p = proc_file_path(f, path, sizeof(path));
 			name = IS_ERR(p) ? NULL : p;
 		}
