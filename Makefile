@@ -107,14 +107,35 @@ $(B)/userland/%-glibc: userland/%.c
 WITH_BUSYBOX ?= yes
 BUSYBOX_BIN := $(B)/busybox/root/bin/busybox
 
+# Debian's qemu-user-static, fetched the same way (scripts/fetch-qemu-user.sh):
+# only its qemu-aarch64-static goes in, to run /hello-aarch64, a tiny aarch64
+# program that a host program writes byte by byte. WITH_QEMU_USER=no leaves
+# the emulator out.
+WITH_QEMU_USER ?= yes
+QEMU_AARCH64_BIN := $(B)/qemu-user/root/usr/bin/qemu-aarch64-static
+
+$(B)/host/mkhello-aarch64: scripts/host/mkhello-aarch64.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	@gcc -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(B)/userland/hello-aarch64: $(B)/host/mkhello-aarch64
+	@echo "  GEN     $@"
+	@$< $@ && chmod 0755 $@
+
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) scripts/mkinitramfs.sh scripts/fetch-busybox.sh \
+$(B)/initramfs.cpio: $(USER_BINS) $(B)/userland/hello-aarch64 scripts/mkinitramfs.sh \
+		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh \
 		$(shell find userland/rootfs 2>/dev/null) FORCE
 ifeq ($(WITH_BUSYBOX),yes)
 	@scripts/fetch-busybox.sh $(B)/busybox
 endif
+ifeq ($(WITH_QEMU_USER),yes)
+	@scripts/fetch-qemu-user.sh $(B)/qemu-user
+endif
 	@echo "  CPIO    $@"
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
+		QEMU_AARCH64=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -x $(QEMU_AARCH64_BIN) && echo $(QEMU_AARCH64_BIN))) \
 		ORACLE_MODULES=$(B)/oracle/root/lib/modules \
 		scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
 

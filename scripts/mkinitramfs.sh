@@ -17,6 +17,9 @@
 # a bare name goes to /bin, and each applet is a hard link to /bin/busybox
 # unless that path already exists. /bin/sh is one of them.
 #
+# QEMU_AARCH64=PATH (Debian's qemu-aarch64-static, see fetch-qemu-user.sh)
+# adds it as /qemu-aarch64-static, to run /hello-aarch64.
+#
 # Every file gets the same time stamp, MTIME (seconds since the epoch;
 # default 1421625600, 2015-01-19 UTC, the month of LWN's "How programs get
 # run"): the archive is then the same from build to build, and `ls -l`
@@ -63,6 +66,10 @@ fi
 rootfs=$(dirname "$0")/../userland/rootfs
 if [ -d "$rootfs" ]; then
 	cp -a "$rootfs/." "$root/"
+fi
+
+if [ -n "${QEMU_AARCH64:-}" ]; then
+	install -m 0755 "$QEMU_AARCH64" "$root/qemu-aarch64-static"
 fi
 
 if [ -n "$overlay" ]; then

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# fetch-qemu-user.sh DIR - get Debian's qemu-user-static into DIR
+# (build/qemu-user), as fetch-busybox.sh gets busybox: `apt-get download`
+# (never installed on the host) and `dpkg-deb -x`. Afterwards:
+#   DIR/root/usr/bin/qemu-aarch64-static   what mkinitramfs.sh puts in the
+#                                          archive (the only one of its
+#                                          emulators it takes)
+#   DIR/version                            the package version
+# Cached: with the binary present, nothing is done. Without network the
+# reason goes to DIR/unavailable, a warning is printed and the script exits
+# 0: the initramfs is made without it and tests/run.sh skips the tests
+# that need it (their .requires). `rm -r DIR` tries again.
+set -euo pipefail
+
+if [ $# != 1 ]; then
+	echo "usage: $0 DIR" >&2
+	exit 2
+fi
+dir=$1
+pkg=qemu-user-static
+bin=$dir/root/usr/bin/qemu-aarch64-static
+
+[ -x "$bin" ] && exit 0
+if [ -f "$dir/unavailable" ]; then
+	echo "qemu-user: not available ($(cat "$dir/unavailable")); rm -r $dir to try again" >&2
+	exit 0
+fi
+
+give_up() {
+	mkdir -p "$dir"
+	echo "$1" > "$dir/unavailable"
+	echo "qemu-user: WARNING: $1; building the initramfs without qemu-aarch64-static" >&2
+	exit 0
+}
+
+command -v apt-get > /dev/null && command -v dpkg-deb > /dev/null ||
+	give_up "apt-get or dpkg-deb is missing"
+
+echo "qemu-user: fetching Debian's $pkg" >&2
+rm -rf "$dir"
+mkdir -p "$dir/deb"
+if ! (cd "$dir/deb" && apt-get download -qq "$pkg" 2> /dev/null); then
+	if [ "$(id -u)" = 0 ]; then
+		apt-get update -qq > /dev/null 2>&1 || true
+	fi
+	(cd "$dir/deb" && apt-get download -qq "$pkg" 2> /dev/null) ||
+		give_up "apt-get download $pkg failed (no network?)"
+fi
+
+debs=("$dir"/deb/*.deb)
+dpkg-deb -x "${debs[0]}" "$dir/root" || give_up "dpkg-deb -x ${debs[0]} failed"
+[ -x "$bin" ] || give_up "$pkg has no /usr/bin/qemu-aarch64-static"
+dpkg-deb -f "${debs[0]}" Version > "$dir/version"
+# Only the aarch64 emulator is used: drop the other 60 MB of the package.
+find "$dir/root" -type f ! -path "$bin" -delete
+rm -rf "$dir/deb"
+echo "qemu-user: $pkg $(cat "$dir/version")" >&2
