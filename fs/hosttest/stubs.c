@@ -80,7 +80,8 @@ void h_boot(const void *cpio, size_t len)
 	vfs_init();
 	if (cpio) unpack_initramfs(cpio, len);
 	current = &task;
-	task.pid = task.pgid = task.sid = 1;
+	task.pid = task.tgid = task.pgid = task.sid = 1;
+	task.group_leader = &task;
 	task.rlim[RLIMIT_NOFILE].cur = 256;
 	task.files = files_alloc();
 	task.fs = fs_alloc_root();

@@ -114,6 +114,37 @@ void *find_get_page(struct file *f, uint64_t index)
 	get_page(f->cache[index]);
 	return f->cache[index];
 }
+/* The page cache of a fake file: the page at index, made (zeroed) if it
+ * is not there yet; with a reference for the caller. */
+void *find_or_create_page(struct file *f, uint64_t index)
+{
+	if (!f->cache || index >= f->nr_cache)
+		return NULL;
+	if (!f->cache[index]) {
+		f->cache[index] = alloc_page();
+		if (!f->cache[index])
+			return NULL;
+		memset(f->cache[index], 0, 4096);
+	}
+	get_page(f->cache[index]);
+	return f->cache[index];
+}
+/* MAP_SHARED | MAP_ANONYMOUS memory: a fake file with a page cache of its
+ * own, which the test frees once the mappings are gone (f_count 0). */
+static struct file *last_shmem;
+struct file *shmem_zero_setup(uint64_t size)
+{
+	struct file *f = calloc(1, sizeof(*f));
+
+	CHECK_FILE(f);
+	f->f_count = 1;
+	f->size = size;
+	f->readable = f->writable = f->regular = true;
+	f->nr_cache = (size + 4095) / 4096;
+	f->cache = calloc(f->nr_cache, sizeof(void *));
+	last_shmem = f;
+	return f;
+}
 int file_mmap_check(struct file *f, bool shared_write)
 {
 	if (f->path)
@@ -678,7 +709,10 @@ static void test_file_areas(void)
 	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 6, 0) == -EBADF); /* O_PATH */
 	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 4, 0) == -EACCES);
 	CHECK(sys_mmap(0, 0x1000, 3, SHARED, 3, 0) == -EACCES);
-	CHECK(sys_mmap(0, 0x1000, 3, SHARED, 2, 0) == -ENODEV); /* no write-back */
+	/* A shared writable mapping of a file open for writing (its pages
+	 * are the file's own: see test_shared_anon). */
+	long sh = sys_mmap(0, 0x1000, 3, SHARED, 2, 0);
+	CHECK(sh > 0 && f_rw.f_count == 2 && sys_munmap(sh, 0x1000) == 0);
 	CHECK(sys_mmap(0, 0x1000, 1, PRIVATE, 5, 0) == -ENODEV);
 	CHECK(sys_mmap(0, 0x2000, 1, PRIVATE, 3, 0x7ffffffffffff000) == -EOVERFLOW);
 	CHECK(sys_mmap(0, 1UL << 50, 1, PRIVATE, 3, 0) == -ENOMEM);
@@ -762,12 +796,17 @@ static void test_file_areas(void)
 	m = sys_mremap(m, 0x3000, 0x4000, 1, 0);
 	CHECK(m > 0 && handle_mm_fault(mm, m + 0x3000, 4) == -EIO && f_ro.f_count == 4);
 
-	/* MAP_SHARED: read-only for good. Closing the descriptor (the file
-	 * layer's reference) leaves the area's. */
-	long s = sys_mmap(0, 0x1000, 1, SHARED, 2, 0x1000);
-	CHECK(s > 0 && (vma_find(mm, s)->flags & VM_SHARED) && f_rw.f_count == 2);
+	/* MAP_SHARED of a file open read-only: read-only for good (no
+	 * VM_MAYWRITE). Closing the descriptor (the file layer's reference)
+	 * leaves the area's. Open for writing too: mprotect may add write. */
+	long s = sys_mmap(0, 0x1000, 1, SHARED, 3, 0x1000);
+	CHECK(s > 0 && (vma_find(mm, s)->flags & VM_SHARED) && f_ro.f_count == 5);
+	CHECK(!(vma_find(mm, s)->flags & VM_MAYWRITE));
 	CHECK(sys_mprotect(s, 0x1000, 3) == -EACCES && sys_mprotect(s, 0x1000, 5) == 0);
-	CHECK(handle_mm_fault(mm, s, 2 | 4) == -EFAULT && shows_file(mm, s, 0x1000));
+	CHECK(handle_mm_fault(mm, s, 2 | 4) == -EFAULT); /* a write: no right */
+	long w = sys_mmap(0, 0x1000, 1, SHARED, 2, 0x1000);
+	CHECK(w > 0 && (vma_find(mm, w)->flags & VM_MAYWRITE) && f_rw.f_count == 2);
+	CHECK(sys_mprotect(w, 0x1000, 3) == 0 && sys_munmap(w, 0x1000) == 0 && f_rw.f_count == 1);
 
 	/* The ELF loader's kind: zeros from file offset 0x1000 + 50 on. */
 	CHECK(vma_map_file(mm, 0x400000, 0x2000, VM_READ, &f_ro, 0, 0x1000 + 50) == 0);
@@ -950,6 +989,33 @@ static void test_cycles(void)
 	printf("cycles ok\n");
 }
 
+/* MAP_SHARED | MAP_ANONYMOUS: one page seen by parent and child. */
+static void test_shared_anon(void)
+{
+	size_t f0 = nr_free_pages();
+	struct mm *mm = mm_create(), *saved = current->mm;
+	CHECK(mm);
+	current->mm = mm;
+	long a = sys_mmap(0, 8192, 3, 0x21 /* MAP_SHARED | MAP_ANONYMOUS */, -1, 0);
+	CHECK(a > 0 && last_shmem && last_shmem->f_count == 1);
+	struct file *f = last_shmem;
+	CHECK(mm_write(mm, a + 4096, "s", 1) == 0 && f->cache[1] && !f->cache[0]);
+	struct mm *c = mm_fork(mm);
+	CHECK(c && f->f_count == 2);
+	/* The child's write is the parent's: no copy is made. */
+	CHECK(mm_write(c, a + 4097, "t", 1) == 0 && byte_at(mm, a + 4097) == 't');
+	CHECK(((char *)f->cache[1])[0] == 's');
+	mm_put(c);
+	current->mm = saved;
+	mm_put(mm);
+	CHECK(f->f_count == 0 && page_count(f->cache[1]) == 1);
+	free_page(f->cache[1]);
+	free(f->cache);
+	free(f);
+	CHECK(nr_free_pages() == f0);
+	printf("shared anonymous memory ok\n");
+}
+
 static void test_oom(void)
 {
 	struct mm *big = mm_create();
@@ -992,6 +1058,7 @@ int main(void)
 	test_mremap_madvise();
 	test_file_areas();
 	test_page_cache();
+	test_shared_anon();
 	test_oom();
 	printf("ALL OK\n");
 	return 0;
