@@ -24,6 +24,7 @@
  * the random shift of its top and of its first bytes is left out, so that
  * the same program sees the same addresses on every run.
  */
+#include <cred.h>
 #include <elf.h>
 #include <errno.h>
 #include <fs.h>
@@ -363,10 +364,10 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	NEW_AUX_ENT(AT_FLAGS, (bprm->interp_flags & BINPRM_FLAGS_PRESERVE_ARGV0) ?
 				      AT_FLAGS_PRESERVE_ARGV0 : 0);
 	NEW_AUX_ENT(AT_ENTRY, e_entry);
-	NEW_AUX_ENT(AT_UID, current->uid);
-	NEW_AUX_ENT(AT_EUID, current->euid);
-	NEW_AUX_ENT(AT_GID, current->gid);
-	NEW_AUX_ENT(AT_EGID, current->egid);
+	NEW_AUX_ENT(AT_UID, current_uid());
+	NEW_AUX_ENT(AT_EUID, current_euid());
+	NEW_AUX_ENT(AT_GID, current_gid());
+	NEW_AUX_ENT(AT_EGID, current_egid());
 	NEW_AUX_ENT(AT_SECURE, bprm->secureexec);
 	NEW_AUX_ENT(AT_RANDOM, u_rand_bytes);
 	NEW_AUX_ENT(AT_HWCAP2, 0); /* no ring-3 MWAIT, no FSGSBASE */

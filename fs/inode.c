@@ -14,6 +14,7 @@
  * directories, but executes a file only if at least one x bit is set.
  */
 #include "vfs.h"
+#include <cred.h>
 #include <mm.h>
 #include <sched.h>
 
@@ -60,8 +61,8 @@ void iput(struct inode *inode)
 		put_super(sb);
 }
 
-uid_t current_fsuid(void) { return current ? current->euid : 0; }
-gid_t current_fsgid(void) { return current ? current->egid : 0; }
+uid_t current_fsuid(void) { return current ? current_cred()->fsuid : 0; }
+gid_t current_fsgid(void) { return current ? current_cred()->fsgid : 0; }
 
 int generic_permission(struct inode *inode, int mask, uid_t uid, gid_t gid)
 {

@@ -7,6 +7,7 @@
  * installing the new struct file at the lowest free descriptor.
  */
 #include "vfs.h"
+#include <cred.h>
 #include <sched.h>
 #include <uaccess.h>
 
@@ -82,9 +83,9 @@ long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 	if ((mode & MAY_WRITE) && may_write_sb(d->d_inode))
 		err = -EROFS;
 	else if (flags & AT_EACCESS)
-		err = generic_permission(d->d_inode, mode, current->euid, current->egid);
+		err = generic_permission(d->d_inode, mode, current_euid(), current_egid());
 	else
-		err = generic_permission(d->d_inode, mode, current->uid, current->gid);
+		err = generic_permission(d->d_inode, mode, current_uid(), current_gid());
 	dput(d);
 	return err;
 }

@@ -40,6 +40,7 @@
  * 0x0, so that programs that ask get a usable width.
  */
 #include "vfs.h"
+#include <cred.h>
 #include <poll.h>
 #include <sched.h>
 #include <serial.h>
@@ -546,9 +547,9 @@ static long tiocsctty(struct tty *tty, struct file *file, unsigned long arg)
 		return 0;
 	if (!is_session_leader())
 		return -EPERM;
-	if (tty_session(tty) && !(arg == 1 && current->euid == 0))
+	if (tty_session(tty) && !(arg == 1 && current_euid() == 0))
 		return -EPERM;
-	if (!(file->f_mode & FMODE_READ) && current->euid != 0)
+	if (!(file->f_mode & FMODE_READ) && current_euid() != 0)
 		return -EPERM;
 	set_ctty(tty);
 	return 0;

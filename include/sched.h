@@ -26,6 +26,7 @@
 struct mm;
 struct files_struct;
 struct fs_struct;
+struct cred;
 
 enum task_state {
 	TASK_RUNNABLE,
@@ -154,7 +155,6 @@ struct restart_block {
 
 #define TASK_COMM_LEN 16
 #define KSTACK_PAGES 4
-#define NGROUPS_KEPT 32 /* supplementary groups; Linux allows 65536 */
 #define KSTACK_SIZE (KSTACK_PAGES * PAGE_SIZE)
 
 struct task {
@@ -187,11 +187,9 @@ struct task {
 	uint64_t gs_base;
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
-	/* Credentials: real, effective and saved ids (kernel/cred.c). */
-	uid_t uid, euid, suid;
-	gid_t gid, egid, sgid;
-	int ngroups;
-	gid_t groups[NGROUPS_KEPT];
+	/* Credentials (include/cred.h): as others see it, and as it acts. */
+	const struct cred *real_cred;
+	const struct cred *cred;
 
 	void *wait_chan;        /* what a sleeping task waits for */
 	uint64_t wake_at;       /* jiffies to wake at, 0 for none */

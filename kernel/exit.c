@@ -5,6 +5,7 @@
  * once if the parent ignores SIGCHLD. Children of an exiting process are
  * handed to init.
  */
+#include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
@@ -80,7 +81,7 @@ static bool do_notify_parent(struct task *leader)
 	uint64_t ut, st;
 
 	info.si_pid = leader->tgid;
-	info.si_uid = leader->uid;
+	info.si_uid = task_cred(leader)->uid;
 	if (status & 0x80)
 		info.si_code = CLD_DUMPED, info.si_status = status & 0x7f;
 	else if (status & 0x7f)
@@ -488,7 +489,7 @@ long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int opt
 	info.si_signo = SIGCHLD;
 	info.si_code = r.code;
 	info.si_pid = r.child->pid;
-	info.si_uid = r.child->uid;
+	info.si_uid = task_cred(r.child)->uid;
 	info.si_status = r.code == CLD_EXITED ? (r.status >> 8) & 0xff
 			 : r.code == CLD_STOPPED ? r.child->signal->stop_signal
 			 : r.code == CLD_CONTINUED ? SIGCONT : r.status & 0x7f;

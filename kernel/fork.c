@@ -20,6 +20,7 @@
  * The child returns to user mode from the same system call with rax = 0,
  * on its own stack if one was given.
  */
+#include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
@@ -149,7 +150,8 @@ static long kernel_clone(struct kernel_clone_args *args)
 		return -ERESTARTNOINTR;
 	/* Linux's limits: RLIMIT_NPROC (threads count) binds everyone but
 	 * root; the count of tasks the memory can hold binds everyone. */
-	if (parent->uid != 0 && (uint64_t)count_user_tasks(parent->uid) >= parent->rlim[RLIMIT_NPROC].cur)
+	if (task_cred(parent)->uid != 0 &&
+	    (uint64_t)count_user_tasks(task_cred(parent)->uid) >= parent->rlim[RLIMIT_NPROC].cur)
 		return -EAGAIN;
 	if (nr_tasks >= max_tasks)
 		return -EAGAIN;
@@ -159,10 +161,7 @@ static long kernel_clone(struct kernel_clone_args *args)
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
-	child->uid = parent->uid, child->euid = parent->euid, child->suid = parent->suid;
-	child->gid = parent->gid, child->egid = parent->egid, child->sgid = parent->sgid;
-	child->ngroups = parent->ngroups;
-	memcpy(child->groups, parent->groups, sizeof(child->groups));
+	copy_creds(child, parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
 	child->blocked = parent->blocked;

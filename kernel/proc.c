@@ -3,6 +3,7 @@
  * the birth of init (pid 1).
  */
 #include <cmdline.h>
+#include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
@@ -67,6 +68,10 @@ struct task *alloc_task(void)
 		kfree(t);
 		return NULL;
 	}
+	/* Kernel tasks are root, with every capability (fork copies the
+	 * parent's credentials over these: copy_creds). */
+	t->real_cred = get_cred(&init_cred);
+	t->cred = get_cred(&init_cred);
 	t->pid = alloc_pid();
 	nr_tasks++;
 	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
@@ -94,6 +99,8 @@ void free_task(struct task *t)
 	}
 	irq_restore(irq);
 	exit_signal_state(t);
+	put_cred(t->real_cred);
+	put_cred(t->cred);
 	free_pages(t->kstack, KSTACK_PAGES);
 	kfree(t);
 	nr_tasks--;
@@ -126,7 +133,7 @@ int count_user_tasks(uid_t uid)
 	int n = 0;
 
 	for (struct task *t = task_list; t; t = t->next_task)
-		if (t->uid == uid && t->state != TASK_ZOMBIE && t->state != TASK_DEAD)
+		if (task_cred(t)->uid == uid && t->state != TASK_ZOMBIE && t->state != TASK_DEAD)
 			n++;
 	return n;
 }

@@ -6,6 +6,7 @@
  * the switch happens on the way back to user mode (the kernel itself is
  * not preempted), or when a task sleeps.
  */
+#include <cred.h>
 #include <errno.h>
 #include <kernel.h>
 #include <sched.h>
@@ -16,7 +17,12 @@
 struct task *current;
 bool need_resched;
 
-static struct task idle_task = { .comm = "swapper", .state = TASK_RUNNABLE };
+static struct task idle_task = {
+	.comm = "swapper",
+	.state = TASK_RUNNABLE,
+	.real_cred = &init_cred,
+	.cred = &init_cred,
+};
 extern struct task *task_list; /* kernel/proc.c */
 
 void switch_context(uint64_t *save_ksp, uint64_t new_ksp);

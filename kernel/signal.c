@@ -30,6 +30,7 @@
  * block or ignore the signal of its own fault, since the faulting
  * instruction would only run again.
  */
+#include <cred.h>
 #include <errno.h>
 #include <kernel.h>
 #include <mm.h>
@@ -154,7 +155,7 @@ static void notify_parent_cldstop(struct task *t, int why)
 	if (!(sigaction_of(parent, SIGCHLD)->flags & SA_NOCLDSTOP)) {
 		struct ksiginfo info = { .si_signo = SIGCHLD, .si_code = why };
 		info.si_pid = leader->tgid;
-		info.si_uid = leader->uid;
+		info.si_uid = task_cred(leader)->uid;
 		info.si_status = why == CLD_CONTINUED ? SIGCONT : t->signal->stop_signal;
 		send_sig_info(&info, parent, true);
 	}
@@ -340,7 +341,7 @@ static int kill_one(struct task *p, int sig)
 	if (!sig)
 		return 0;
 	info.si_pid = current->tgid;
-	info.si_uid = current->uid;
+	info.si_uid = current_uid();
 	return send_sig_info(&info, p, true);
 }
 
@@ -806,7 +807,7 @@ static long do_tkill(pid_t tgid, pid_t tid, int sig)
 	if (!sig)
 		return 0;
 	info.si_pid = current->tgid;
-	info.si_uid = current->uid;
+	info.si_uid = current_uid();
 	return send_sig_info(&info, t, false);
 }
 

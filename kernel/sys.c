@@ -3,6 +3,7 @@
  * sysinfo, reboot, getrandom, arch_prctl, set_tid_address, rlimits,
  * times and getrusage, prctl, process groups and sessions.
  */
+#include <cred.h>
 #include <errno.h>
 #include <kernel.h>
 #include <mm.h>
@@ -112,7 +113,7 @@ long sys_sysinfo(struct sysinfo __user *info)
 
 long sys_reboot(unsigned magic1, unsigned magic2, unsigned cmd)
 {
-	if (current->euid != 0)
+	if (current_euid() != 0)
 		return -EPERM;
 	if (magic1 != LINUX_REBOOT_MAGIC1 ||
 	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
@@ -220,7 +221,7 @@ static long do_prlimit(struct task *t, unsigned resource, const struct rlimit *n
 		if (new->cur > new->max)
 			return -EINVAL;
 		/* Raising the hard limit needs privilege (CAP_SYS_RESOURCE). */
-		if (new->max > t->rlim[resource].max && current->euid != 0)
+		if (new->max > t->rlim[resource].max && current_euid() != 0)
 			return -EPERM;
 		if (resource == RLIMIT_NOFILE && new->max > 1048576)
 			return -EPERM; /* above Linux's fs.nr_open */
@@ -377,7 +378,7 @@ long sys_get_robust_list(pid_t pid, uint64_t __user *head_ptr, uint64_t __user *
 	if (!t)
 		return -ESRCH;
 	/* Linux asks for ptrace access to another process: ours, or root. */
-	if (!same_thread_group(t, current) && current->euid != 0 && current->euid != t->euid)
+	if (!same_thread_group(t, current) && current_euid() != 0 && current_euid() != task_cred(t)->euid)
 		return -EPERM;
 	if (put_user_u64(24, len_ptr))
 		return -EFAULT;

@@ -3,6 +3,7 @@
  * setdomainname, and their /proc files (/proc/version and
  * /proc/sys/kernel/{osrelease,version,hostname,domainname}).
  */
+#include <cred.h>
 #include <errno.h>
 #include <kernel.h>
 #include <proc_fs.h>
@@ -38,7 +39,7 @@ static long set_name(char *field, const char __user *name, int len)
 {
 	char buf[UTS_LEN + 1];
 
-	if (current->euid != 0)
+	if (current_euid() != 0)
 		return -EPERM;
 	if (len < 0 || len > UTS_LEN)
 		return -EINVAL;
@@ -74,7 +75,7 @@ static int show_domainname(struct seq_file *m) { seq_printf(m, "%s\n", uts.domai
  * trailing newline of "echo name >" is not part of it). */
 static int write_uts_field(char *field, const char *buf, size_t count)
 {
-	if (current->euid != 0)
+	if (current_euid() != 0)
 		return -EPERM;
 	if (count && buf[count - 1] == '\n')
 		count--;

@@ -4,7 +4,7 @@
 #include <mm.h>
 extern int printf(const char *, ...);
 extern long ksys(long, long, long, long, long, long, long);
-extern void h_feed(const char *); extern void h_sigclear(void);
+extern void h_feed(const char *); extern void h_sigclear(void); extern void h_setuid(int, int);
 extern long nr_allocs, nr_pages;
 #define S(nr, a, b, c) ksys(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 #define P(what, v) printf("%s = %ld\n", what, (long)(v))
@@ -79,13 +79,13 @@ static void etxtbsy(void)
 	exe = filp_open("/leak/exe", O_RDONLY | __FMODE_EXEC, 0);
 	P("filp_open exec 0100", IS_ERR(exe) ? PTR_ERR(exe) : 0);
 	if (!IS_ERR(exe)) fput(exe);
-	current->euid = current->uid = 1000;
+	h_setuid(1000, 1000);
 	exe = filp_open("/leak/exe", O_RDONLY | __FMODE_EXEC, 0);
 	P("filp_open exec 0100 as user", IS_ERR(exe) ? PTR_ERR(exe) : 0);
 	if (!IS_ERR(exe)) fput(exe);
 	exe = filp_open("/leak/exe", O_RDONLY, 0);
 	P("filp_open read 0100 as user", IS_ERR(exe) ? PTR_ERR(exe) : 0);
-	current->euid = current->uid = 0;
+	h_setuid(0, 0);
 	S(90, "/leak/exe", 0644, 0);
 	struct dentry *d;
 	kern_path_at(AT_FDCWD, "/leak/exe", 0, &d);

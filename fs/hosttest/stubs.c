@@ -1,5 +1,6 @@
 /* Host stubs: the kernel services fs/ needs, on top of libc. */
 #include <kernel.h>
+#include <cred.h>
 #include <errno.h>
 #include <mm.h>
 #include <sched.h>
@@ -70,7 +71,24 @@ void machine_power_off(void) { printf("power off\n"); exit(0); }
 void machine_restart(void) { printf("restart\n"); exit(0); }
 
 void h_feed(const char *s) { while (*s) rx((uint8_t)*s++); }
-void h_setuid(int uid, int gid) { task.uid = task.euid = uid; task.gid = task.egid = gid; }
+/* One set of credentials, changed in place (the kernel's are copied and
+ * committed: kernel/cred.c is not part of this test). Root has every
+ * capability, anyone else none. */
+static struct group_info h_groups = { .usage = 1 };
+static struct cred h_cred = { .usage = 1, .group_info = &h_groups };
+void h_setuid(int uid, int gid)
+{
+	h_cred.uid = h_cred.euid = h_cred.suid = h_cred.fsuid = uid;
+	h_cred.gid = h_cred.egid = h_cred.sgid = h_cred.fsgid = gid;
+	h_cred.cap_permitted = h_cred.cap_effective = uid == 0 ? CAP_FULL_SET : 0;
+	h_cred.cap_bset = CAP_FULL_SET;
+}
+bool in_group_p(gid_t gid) { return gid == h_cred.fsgid; }
+bool in_egroup_p(gid_t gid) { return gid == h_cred.egid; }
+struct cred *prepare_creds(void) { h_cred.usage++; return &h_cred; }
+const struct cred *override_creds(const struct cred *new) { const struct cred *old = task.cred; task.cred = new; return old; }
+void revert_creds(const struct cred *old) { task.cred = old; }
+void __put_cred(struct cred *c) { (void)c; abort(); }
 void h_sigclear(void) { task.pending.signal = 0; sleeps = 0; }
 long h_allocs(void) { return nr_allocs; }
 long h_pages(void) { return nr_pages; }
@@ -80,6 +98,8 @@ void h_boot(const void *cpio, size_t len)
 	vfs_init();
 	if (cpio) unpack_initramfs(cpio, len);
 	current = &task;
+	task.real_cred = task.cred = &h_cred;
+	h_setuid(0, 0);
 	task.pid = task.tgid = task.pgid = task.sid = 1;
 	task.group_leader = &task;
 	task.rlim[RLIMIT_NOFILE].cur = 256;

@@ -28,6 +28,7 @@
  * even when it has no name are not done.
  */
 #include "internal.h"
+#include <cred.h>
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>
@@ -242,7 +243,8 @@ static void task_sigsets(struct task *t, uint64_t *ign, uint64_t *cgt)
 
 static int show_status(struct seq_file *m, struct task *t)
 {
-	uint64_t caps = t->euid == 0 ? 0x1ffffffffffULL : 0; /* CAP_LAST_CAP 40 */
+	const struct cred *cred = task_cred(t);
+	const struct group_info *gi = cred->group_info;
 	uint64_t ign, cgt;
 
 	seq_printf(m, "Name:\t%s\n", t->comm);
@@ -251,11 +253,15 @@ static int show_status(struct seq_file *m, struct task *t)
 	seq_printf(m, "State:\t%s\n", task_state_name(t));
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
 		   t->tgid, t->pid, t->parent ? t->parent->tgid : 0);
-	/* real, effective, saved, file system ids: saved and fs follow effective here */
-	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", t->uid, t->euid, t->euid, t->euid);
-	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", t->gid, t->egid, t->egid, t->egid);
+	/* real, effective, saved, file system ids */
+	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", cred->uid, cred->euid, cred->suid, cred->fsuid);
+	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", cred->gid, cred->egid, cred->sgid, cred->fsgid);
 	seq_printf(m, "FDSize:\t%d\n", NR_OPEN);
-	seq_printf(m, "Groups:\t \n");
+	/* Linux's "Groups:\t10 20 \n": a space after the list, even an empty one. */
+	seq_puts(m, "Groups:\t");
+	for (int g = 0; g < gi->ngroups; g++)
+		seq_printf(m, g ? " %u" : "%u", gi->gid[g]);
+	seq_puts(m, " \n");
 	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", t->tgid, t->pid, t->pgid, t->sid);
 	if (t->mm) {
 		struct mm_counts c;
@@ -283,11 +289,11 @@ static int show_status(struct seq_file *m, struct task *t)
 	render_sigset(m, "SigBlk", t->blocked);
 	render_sigset(m, "SigIgn", ign);
 	render_sigset(m, "SigCgt", cgt);
-	render_sigset(m, "CapInh", 0);
-	render_sigset(m, "CapPrm", caps);
-	render_sigset(m, "CapEff", caps);
-	render_sigset(m, "CapBnd", 0x1ffffffffffULL);
-	render_sigset(m, "CapAmb", 0);
+	render_sigset(m, "CapInh", cred->cap_inheritable);
+	render_sigset(m, "CapPrm", cred->cap_permitted);
+	render_sigset(m, "CapEff", cred->cap_effective);
+	render_sigset(m, "CapBnd", cred->cap_bset);
+	render_sigset(m, "CapAmb", cred->cap_ambient);
 	seq_printf(m, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", t->no_new_privs);
 	seq_printf(m, "Speculation_Store_Bypass:\tnot vulnerable\n"
 		   "SpeculationIndirectBranch:\talways enabled\n");
@@ -487,8 +493,8 @@ static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mo
 
 	if (!inode)
 		return NULL;
-	inode->i_uid = t->euid;
-	inode->i_gid = t->egid;
+	inode->i_uid = task_cred(t)->euid;
+	inode->i_gid = task_cred(t)->egid;
 	PROC_I(inode)->pid = t->pid;
 	return inode;
 }
