@@ -34,7 +34,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.
-KDIRS := boot kernel kernel/time mm fs fs/proc
+KDIRS := boot kernel kernel/time mm fs fs/proc security
 KSRC := $(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 

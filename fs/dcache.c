@@ -199,3 +199,21 @@ char *d_path(struct dentry *d, struct dentry *root, char *buf, size_t size)
 		*--p = '/';
 	return p;
 }
+
+/*
+ * The path of an open file from current's root, for messages (a security
+ * module's log): "/tmp/x", or "x (deleted)" once it has no name.
+ */
+char *file_path(struct file *file, char *buf, size_t size)
+{
+	char *p;
+
+	if (!file->f_dentry)
+		return ERR_PTR(-ENOENT);
+	p = d_path(file->f_dentry, current_root(), buf, size);
+	if (p == ERR_PTR(-ENOENT)) {
+		snprintf(buf, size, "%s (deleted)", file->f_dentry->d_name);
+		p = buf;
+	}
+	return p;
+}

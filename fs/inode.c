@@ -9,9 +9,10 @@
  * unmounted while a file on it stayed open goes away with that file.
  *
  * Permissions follow Linux's generic_permission: the owner's, the group's
- * or the others' bits apply, chosen by the file system uid and gid (here the
- * effective ones). Root bypasses read and write checks, and search on
- * directories, but executes a file only if at least one x bit is set.
+ * or the others' bits apply, chosen by the file system uid and groups;
+ * then the capabilities: CAP_DAC_OVERRIDE bypasses read and write checks,
+ * and search on directories, but executes a file only if at least one x
+ * bit is set.
  */
 #include "vfs.h"
 #include <cred.h>
@@ -64,23 +65,45 @@ void iput(struct inode *inode)
 uid_t current_fsuid(void) { return current ? current_cred()->fsuid : 0; }
 gid_t current_fsgid(void) { return current ? current_cred()->fsgid : 0; }
 
-int generic_permission(struct inode *inode, int mask, uid_t uid, gid_t gid)
+/*
+ * The owner's bits for the owner; the group's for a member of the file's
+ * group (its fsgid or a supplementary group), but only where they differ
+ * from the others' bits; else the others' bits (Linux's
+ * acl_permission_check, without ACLs).
+ */
+static int acl_permission_check(struct inode *inode, int mask)
 {
 	mode_t mode = inode->i_mode;
-	unsigned int bits;
 
-	if (uid == inode->i_uid)
-		bits = (mode >> 6) & 7;
-	else if (gid == inode->i_gid)
-		bits = (mode >> 3) & 7;
-	else
-		bits = mode & 7;
-	if ((mask & ~bits & 7) == 0)
+	mask &= MAY_READ | MAY_WRITE | MAY_EXEC;
+	if (current_fsuid() == inode->i_uid)
+		return (mask & ~(mode >> 6)) ? -EACCES : 0;
+	if ((mask & (mode ^ (mode >> 3))) && in_group_p(inode->i_gid))
+		mode >>= 3;
+	return (mask & ~mode) ? -EACCES : 0;
+}
+
+/*
+ * Then the capabilities that override the bits (Linux's
+ * generic_permission): CAP_DAC_READ_SEARCH reads any file and reads and
+ * searches any directory; CAP_DAC_OVERRIDE does anything to a directory,
+ * reads and writes any file, but executes only a file with an x bit.
+ */
+int generic_permission(struct inode *inode, int mask)
+{
+	int ret = acl_permission_check(inode, mask);
+
+	if (ret != -EACCES)
+		return ret;
+	if (S_ISDIR(inode->i_mode)) {
+		if (!(mask & MAY_WRITE) && capable(CAP_DAC_READ_SEARCH))
+			return 0;
+		return capable(CAP_DAC_OVERRIDE) ? 0 : -EACCES;
+	}
+	mask &= MAY_READ | MAY_WRITE | MAY_EXEC;
+	if (mask == MAY_READ && capable(CAP_DAC_READ_SEARCH))
 		return 0;
-	if (uid != 0)
-		return -EACCES;
-	/* Root (CAP_DAC_OVERRIDE): anything but executing a file no x bit allows. */
-	if (!(mask & MAY_EXEC) || S_ISDIR(mode) || (mode & 0111))
+	if ((!(mask & MAY_EXEC) || (inode->i_mode & 0111)) && capable(CAP_DAC_OVERRIDE))
 		return 0;
 	return -EACCES;
 }
@@ -99,17 +122,27 @@ int inode_permission(struct inode *inode, int mask)
 {
 	if ((mask & MAY_WRITE) && may_write_sb(inode))
 		return -EROFS;
-	return generic_permission(inode, mask, current_fsuid(), current_fsgid());
+	if (inode->i_op && inode->i_op->permission)
+		return inode->i_op->permission(inode, mask);
+	return generic_permission(inode, mask);
 }
 
 bool inode_owner_or_capable(struct inode *inode)
 {
-	uid_t uid = current_fsuid();
-	return uid == 0 || uid == inode->i_uid;
+	return current_fsuid() == inode->i_uid || capable(CAP_FOWNER);
 }
 
-/* Whether chmod by current keeps S_ISGID on a file of another group. */
-bool capable_fsetid(void) { return current_fsuid() == 0; }
+void inode_kill_suid(struct inode *inode)
+{
+	mode_t mode = inode->i_mode;
+
+	if (!S_ISREG(mode) || capable(CAP_FSETID))
+		return;
+	if (mode & S_ISUID)
+		inode->i_mode &= ~S_ISUID;
+	if ((mode & (S_ISGID | 0010)) == (S_ISGID | 0010))
+		inode->i_mode &= ~S_ISGID;
+}
 
 void inode_now(struct timespec *ts)
 {

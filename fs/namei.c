@@ -20,6 +20,7 @@
  * as the last component give each call its own errno.
  */
 #include "vfs.h"
+#include <cred.h>
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>
@@ -185,6 +186,8 @@ static int nd_splice_link(struct nameidata *nd, struct dentry *link, const char 
 	target = inode->i_op && inode->i_op->get_link ? inode->i_op->get_link(inode) : NULL;
 	if (!target)
 		return -EINVAL;
+	if (IS_ERR(target))
+		return PTR_ERR(target);
 	if (!target[0])
 		return -ENOENT;
 	tlen = strlen(target);
@@ -203,6 +206,28 @@ static int nd_splice_link(struct nameidata *nd, struct dentry *link, const char 
 	nd->buf = buf;
 	nd->p = buf;
 	return 0;
+}
+
+/*
+ * A magic link (inode_operations.get_link_dentry, /proc/PID/fd/N): 1 with
+ * *target (a reference) if the walk jumps to a dentry, 0 if the link is
+ * to be followed by its text, or -errno. It counts against MAXSYMLINKS.
+ */
+static int nd_jump_link(struct nameidata *nd, struct dentry *link, struct dentry **target)
+{
+	struct inode *inode = link->d_inode;
+	struct dentry *d;
+
+	if (!inode->i_op || !inode->i_op->get_link_dentry)
+		return 0;
+	if (nd->total_links >= MAXSYMLINKS)
+		return -ELOOP;
+	d = inode->i_op->get_link_dentry(inode);
+	if (IS_ERR_OR_NULL(d))
+		return PTR_ERR(d); /* 0 for NULL */
+	nd->total_links++;
+	*target = follow_mount(d);
+	return 1;
 }
 
 /*
@@ -270,7 +295,16 @@ restart:
 		if (!child)
 			return -ENOENT;
 		if (S_ISLNK(child->d_inode->i_mode)) {
-			err = nd_splice_link(nd, child, p);
+			struct dentry *target;
+
+			err = nd_jump_link(nd, child, &target);
+			if (err > 0) {
+				dput(child);
+				nd_set_dir(nd, target);
+				continue;
+			}
+			if (!err)
+				err = nd_splice_link(nd, child, p);
 			dput(child);
 			if (err)
 				return err;
@@ -304,7 +338,16 @@ static int lookup_last(struct nameidata *nd, unsigned int flags, struct dentry *
 			return -ENOENT;
 		if (S_ISLNK(d->d_inode->i_mode) &&
 		    ((flags & LOOKUP_FOLLOW) || nd->trailing_slash)) {
-			err = nd_splice_link(nd, d, nd->trailing_slash ? "/" : "");
+			struct dentry *target;
+
+			err = nd_jump_link(nd, d, &target);
+			if (err > 0) {
+				dput(d);
+				d = target;
+				break;
+			}
+			if (!err)
+				err = nd_splice_link(nd, d, nd->trailing_slash ? "/" : "");
 			dput(d);
 			if (!err)
 				err = link_path_walk(nd);
@@ -386,8 +429,8 @@ static int may_delete(struct dentry *dir, struct dentry *victim, bool isdir)
 
 	if (err)
 		return err;
-	if ((dir->d_inode->i_mode & S_ISVTX) && uid != 0 &&
-	    uid != inode->i_uid && uid != dir->d_inode->i_uid)
+	if ((dir->d_inode->i_mode & S_ISVTX) && uid != inode->i_uid &&
+	    uid != dir->d_inode->i_uid && !capable(CAP_FOWNER))
 		return -EPERM;
 	if (isdir && !S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
@@ -737,7 +780,7 @@ long sys_mknodat(int dfd, const char __user *pathname, mode_t mode, unsigned int
 		break;
 	case S_IFCHR:
 	case S_IFBLK:
-		if (current_fsuid() != 0)
+		if (!capable(CAP_MKNOD))
 			return -EPERM;
 		break;
 	case S_IFDIR:
@@ -982,11 +1025,20 @@ static int open_last(struct nameidata *nd, int flags, mode_t mode,
 			return -EEXIST;
 		}
 		if (S_ISLNK(d->d_inode->i_mode) && !(flags & O_PATH && flags & O_NOFOLLOW)) {
+			struct dentry *target;
+
 			if ((flags & O_NOFOLLOW) && !nd->trailing_slash) {
 				dput(d);
 				return -ELOOP;
 			}
-			err = nd_splice_link(nd, d, nd->trailing_slash ? "/" : "");
+			err = nd_jump_link(nd, d, &target);
+			if (err > 0) {
+				dput(d);
+				d = target;
+				break;
+			}
+			if (!err)
+				err = nd_splice_link(nd, d, nd->trailing_slash ? "/" : "");
 			dput(d);
 			if (!err)
 				err = link_path_walk(nd);

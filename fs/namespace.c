@@ -29,6 +29,7 @@
  * Not done: bind mounts and MS_MOVE (EINVAL), mount namespaces.
  */
 #include "proc/internal.h"
+#include <cred.h>
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>
@@ -264,7 +265,7 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	struct dentry *target;
 	long err;
 
-	if (current_fsuid() != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
 		flags &= ~MS_MGC_MSK;
@@ -383,7 +384,7 @@ long sys_umount2(const char __user *name, int flags)
 		return -EINVAL;
 	if ((flags & MNT_EXPIRE) && (flags & (MNT_FORCE | MNT_DETACH)))
 		return -EINVAL;
-	if (current_fsuid() != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	path = getname(name, false);
 	if (IS_ERR(path))
@@ -442,7 +443,7 @@ long sys_chroot(const char __user *filename)
 	if (err)
 		return err;
 	err = inode_permission(d->d_inode, MAY_EXEC);
-	if (!err && current_fsuid() != 0)
+	if (!err && !capable(CAP_SYS_CHROOT))
 		err = -EPERM;
 	if (err) {
 		dput(d);

@@ -65,11 +65,30 @@ long sys_close(int fd)
 #define ACCESS_AT_FLAGS (AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)
 
 /*
- * access(2) checks with the real uid and gid (AT_EACCESS: the effective
- * ones), so that a set-user-ID program can ask what its caller may do.
+ * access(2) checks with the real uid and gid, so that a set-user-ID
+ * program can ask what its caller may do: the whole call, path walk
+ * included, runs with credentials whose fsuid and fsgid are the real ids,
+ * and whose capabilities are root's only if the real uid is 0 (Linux's
+ * access_override_creds). AT_EACCESS: the caller's own credentials.
  */
+static const struct cred *access_override_creds(void)
+{
+	struct cred *override = prepare_creds();
+	const struct cred *old;
+
+	if (!override)
+		return NULL;
+	override->fsuid = override->uid;
+	override->fsgid = override->gid;
+	override->cap_effective = override->uid == 0 ? override->cap_permitted : CAP_EMPTY_SET;
+	old = override_creds(override);
+	put_cred(override); /* override_creds took its own reference */
+	return old;
+}
+
 long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 {
+	const struct cred *old = NULL;
 	struct dentry *d;
 	long err;
 
@@ -77,16 +96,22 @@ long sys_faccessat2(int dfd, const char __user *filename, int mode, int flags)
 		return -EINVAL;
 	if (flags & ~ACCESS_AT_FLAGS)
 		return -EINVAL;
+	if (!(flags & AT_EACCESS)) {
+		old = access_override_creds();
+		if (!old)
+			return -ENOMEM;
+	}
 	err = user_path_at(dfd, filename, at_lookup_flags(flags), &d);
-	if (err)
-		return err;
-	if ((mode & MAY_WRITE) && may_write_sb(d->d_inode))
-		err = -EROFS;
-	else if (flags & AT_EACCESS)
-		err = generic_permission(d->d_inode, mode, current_euid(), current_egid());
-	else
-		err = generic_permission(d->d_inode, mode, current_uid(), current_gid());
-	dput(d);
+	if (!err) {
+		/* A regular file on a noexec mount is not executable for anyone. */
+		if ((mode & MAY_EXEC) && S_ISREG(d->d_inode->i_mode) && path_noexec(d))
+			err = -EACCES;
+		else
+			err = inode_permission(d->d_inode, mode);
+		dput(d);
+	}
+	if (old)
+		revert_creds(old);
 	return err;
 }
 
@@ -139,13 +164,15 @@ long sys_fchdir(int fd)
 
 /* ---- truncate ----------------------------------------------------------------- */
 
-/* Set the size of a regular file's inode; other kinds of files ignore it. */
+/* Set the size of a regular file's inode; other kinds of files ignore it.
+ * Like a write, it drops set-user-ID unless the caller has CAP_FSETID. */
 static int do_truncate(struct inode *inode, loff_t length)
 {
 	if (length < 0)
 		return -EINVAL;
 	if (!S_ISREG(inode->i_mode) || !inode->i_op || !inode->i_op->truncate)
 		return 0;
+	inode_kill_suid(inode);
 	return inode->i_op->truncate(inode, length);
 }
 
@@ -206,8 +233,8 @@ static long chmod_common(struct inode *inode, mode_t mode)
 	if (!inode_owner_or_capable(inode))
 		return -EPERM;
 	mode &= 07777;
-	/* Only a member of the file's group (or root) may set S_ISGID. */
-	if (!S_ISDIR(inode->i_mode) && inode->i_gid != current_fsgid() && !capable_fsetid())
+	/* Only a member of the file's group (or CAP_FSETID) may set S_ISGID. */
+	if (!S_ISDIR(inode->i_mode) && !in_group_p(inode->i_gid) && !capable(CAP_FSETID))
 		mode &= ~S_ISGID;
 	inode->i_mode = (inode->i_mode & S_IFMT) | mode;
 	inode_touch_ctime(inode);
@@ -240,31 +267,51 @@ long sys_fchmod(int fd, mode_t mode)
 	return chmod_common(file->f_inode, mode);
 }
 
+/* Linux's chown_ok: only CAP_CHOWN gives a file away; the owner may
+ * "change" it to itself. */
+static bool chown_ok(struct inode *inode, uid_t uid)
+{
+	return (current_fsuid() == inode->i_uid && uid == inode->i_uid) || capable(CAP_CHOWN);
+}
+
+/* chgrp_ok: the owner may give the file to a group it is in. */
+static bool chgrp_ok(struct inode *inode, gid_t gid)
+{
+	if (current_fsuid() == inode->i_uid && (gid == inode->i_gid || in_group_p(gid)))
+		return true;
+	return capable(CAP_CHOWN);
+}
+
 /*
- * Only root gives a file away; the owner may change its group to its own
- * (effective) group. A change clears set-user-ID, and set-group-ID when the
- * group may execute, as Linux does for everyone.
+ * chown clears set-user-ID of anything but a directory, even when it
+ * changes nothing and even for root; and set-group-ID when the group may
+ * execute the file, or when the caller is neither in its group nor has
+ * CAP_FSETID (Linux's setattr_should_drop_sgid). Clearing them is a mode
+ * change, which only the owner (or CAP_FOWNER) may make.
  */
 static long chown_common(struct inode *inode, uid_t uid, gid_t gid)
 {
-	bool root = current_fsuid() == 0;
+	mode_t mode = inode->i_mode, kill = 0;
 
 	if (may_write_sb(inode))
 		return -EROFS;
-	if (uid != (uid_t)-1 && uid != inode->i_uid && !root)
+	if (!S_ISDIR(mode)) {
+		kill = mode & S_ISUID;
+		if ((mode & S_ISGID) &&
+		    ((mode & 0010) || (!in_group_p(inode->i_gid) && !capable(CAP_FSETID))))
+			kill |= S_ISGID;
+	}
+	if (uid != (uid_t)-1 && !chown_ok(inode, uid))
 		return -EPERM;
-	if (gid != (gid_t)-1 && gid != inode->i_gid && !root &&
-	    (current_fsuid() != inode->i_uid || gid != current_fsgid()))
+	if (gid != (gid_t)-1 && !chgrp_ok(inode, gid))
+		return -EPERM;
+	if (kill && !inode_owner_or_capable(inode))
 		return -EPERM;
 	if (uid != (uid_t)-1)
 		inode->i_uid = uid;
 	if (gid != (gid_t)-1)
 		inode->i_gid = gid;
-	if (!S_ISDIR(inode->i_mode) && (uid != (uid_t)-1 || gid != (gid_t)-1)) {
-		inode->i_mode &= ~S_ISUID;
-		if (inode->i_mode & 0010)
-			inode->i_mode &= ~S_ISGID;
-	}
+	inode->i_mode &= ~kill;
 	inode_touch_ctime(inode);
 	return 0;
 }

@@ -365,7 +365,7 @@ long pipe_fcntl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (arg > 0x80000000UL)
 			return -EINVAL;
 		slots = round_pipe_slots(arg);
-		if ((unsigned long)slots * PAGE_SIZE > PIPE_MAX_SIZE && current_fsuid() != 0)
+		if ((unsigned long)slots * PAGE_SIZE > PIPE_MAX_SIZE && !capable(CAP_SYS_RESOURCE))
 			return -EPERM;
 		err = pipe_resize(pipe, slots);
 		return err ? err : (long)(slots * PAGE_SIZE);

@@ -137,13 +137,8 @@ static ssize_t ramfs_write(struct file *file, struct iov_iter *from, loff_t *ppo
 		return err;
 	*ppos = pos;
 	inode_touch_mtime(inode);
-	/* Writing drops set-user-ID (and set-group-ID if group-executable), as Linux. */
-	if (current_fsuid() != 0) {
-		if (inode->i_mode & S_ISUID)
-			inode->i_mode &= ~S_ISUID;
-		if ((inode->i_mode & (S_ISGID | 0010)) == (S_ISGID | 0010))
-			inode->i_mode &= ~S_ISGID;
-	}
+	/* Writing drops set-user-ID (and set-group-ID if group-executable). */
+	inode_kill_suid(inode);
 	return done;
 }
 
@@ -261,7 +256,7 @@ static void init_owner(struct inode *inode, struct inode *dir)
 	if (S_ISDIR(inode->i_mode))
 		inode->i_mode |= S_ISGID;
 	else if ((inode->i_mode & (S_ISGID | 0010)) == (S_ISGID | 0010) &&
-		 dir->i_gid != current_fsgid() && !capable_fsetid())
+		 !in_group_p(dir->i_gid) && !capable(CAP_FSETID))
 		inode->i_mode &= ~S_ISGID;
 }
 

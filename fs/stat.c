@@ -127,8 +127,11 @@ long sys_readlinkat(int dfd, const char __user *pathname, char __user *buf, int 
 		err = -EINVAL;
 	} else {
 		const char *target = inode->i_op->get_link(inode);
-		size_t len = MIN(strlen(target), (size_t)bufsiz);
-		err = copy_to_user(buf, target, len) ? -EFAULT : (long)len;
+		size_t len = IS_ERR(target) ? 0 : MIN(strlen(target), (size_t)bufsiz);
+		if (IS_ERR(target))
+			err = PTR_ERR(target);
+		else
+			err = copy_to_user(buf, target, len) ? -EFAULT : (long)len;
 	}
 	dput(d);
 	return err;

@@ -547,9 +547,9 @@ static long tiocsctty(struct tty *tty, struct file *file, unsigned long arg)
 		return 0;
 	if (!is_session_leader())
 		return -EPERM;
-	if (tty_session(tty) && !(arg == 1 && current_euid() == 0))
+	if (tty_session(tty) && !(arg == 1 && capable(CAP_SYS_ADMIN)))
 		return -EPERM;
-	if (!(file->f_mode & FMODE_READ) && current_euid() != 0)
+	if (!(file->f_mode & FMODE_READ) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	set_ctty(tty);
 	return 0;

@@ -35,6 +35,7 @@
  * a reader or writer wait (pipes, the tty) also answer ->poll (select.c).
  */
 #pragma once
+#include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <string.h>
@@ -76,6 +77,8 @@ struct super_block {
 #define BINFMTFS_MAGIC 0x42494e4d
 
 #define SB_RDONLY 1             /* read-only: writes give EROFS */
+#define SB_NOSUID 2             /* set-user-ID and set-group-ID bits do nothing */
+#define SB_NOEXEC 8             /* no program runs from it (EACCES) */
 
 /* A filesystem type that mount(2) finds by name (fs/super.c). */
 struct file_system_type {
@@ -125,8 +128,20 @@ struct inode_operations {
 	 */
 	struct dentry *(*lookup)(struct inode *dir, struct dentry *parent,
 				 const char *name, size_t len);
-	/* Symlinks: the target, a NUL-terminated string owned by the inode. */
+	/* Symlinks: the target, a NUL-terminated string owned by the inode,
+	 * or ERR_PTR (readlink and the walk fail with it). */
 	const char *(*get_link)(struct inode *inode);
+	/*
+	 * Linux's "magic" links (/proc/PID/fd/N, exe, cwd, root): the walk
+	 * goes on from the dentry this returns (a reference for the caller)
+	 * instead of from the text, so the link reaches the very file, even
+	 * one that has no name any more. NULL: follow the text after all;
+	 * ERR_PTR: the walk fails with it.
+	 */
+	struct dentry *(*get_link_dentry)(struct inode *inode);
+	/* Rules of the filesystem's own (Linux's ->permission); NULL:
+	 * generic_permission. mask is MAY_*. */
+	int (*permission)(struct inode *inode, int mask);
 	/* Change the size: free data past it, zero-fill when growing. */
 	int (*truncate)(struct inode *inode, loff_t size);
 	/* The inode is being freed: release its data. */
@@ -159,8 +174,9 @@ struct inode {
 struct inode *new_inode(struct super_block *sb, mode_t mode);
 struct inode *igrab(struct inode *inode);
 void iput(struct inode *inode);
-/* Permission check for given credentials (current's are used by inode_permission). */
-int generic_permission(struct inode *inode, int mask, uid_t uid, gid_t gid);
+/* The mode bits and the capabilities that override them, for current's
+ * credentials (inode_permission adds the read-only filesystem check). */
+int generic_permission(struct inode *inode, int mask);
 /* Time stamps: "now", and the usual combinations. */
 void inode_now(struct timespec *ts);
 void inode_touch_ctime(struct inode *inode);          /* ctime = now */
@@ -181,9 +197,11 @@ struct kstat {
 	struct timespec atime, mtime, ctime;
 };
 void generic_fillattr(struct inode *inode, struct kstat *stat);
-/* The caller is the file's owner or root: for chmod and times. */
+/* The caller is the file's owner or has CAP_FOWNER: for chmod and times. */
 bool inode_owner_or_capable(struct inode *inode);
-bool capable_fsetid(void);
+/* A write or truncate by someone without CAP_FSETID drops the file's
+ * set-user-ID bit, and its set-group-ID bit if the group may execute it. */
+void inode_kill_suid(struct inode *inode);
 /* i_writecount for a file opened for writing. 0 or -ETXTBSY. */
 int get_write_access(struct inode *inode);
 void put_write_access(struct inode *inode);
@@ -217,6 +235,19 @@ struct dentry {
 
 /* First readdir position of a child; 0 and 1 are "." and "..". */
 #define DIR_POS_FIRST 2
+
+/* Mounted noexec: exec of a file there gives EACCES (Linux's path_noexec).
+ * A mount is its super block here (no bind mounts), so the flags are its. */
+static inline bool path_noexec(const struct dentry *d)
+{
+	return d->d_sb && (d->d_sb->s_flags & SB_NOEXEC);
+}
+
+/* Mounted nosuid: exec ignores set-user-ID and set-group-ID there. */
+static inline bool mnt_may_suid(const struct dentry *d)
+{
+	return !(d->d_sb && (d->d_sb->s_flags & SB_NOSUID));
+}
 
 /* An unlinked dentry called name in parent (reference taken on parent). */
 struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len);

@@ -124,6 +124,8 @@ struct cred {
 
 /* The credentials of pid 1 and of kernel tasks: root, every capability. */
 extern struct cred init_cred;
+/* The dumpable state (SUID_DUMP_*) a process takes when its ids change. */
+extern int suid_dumpable;
 
 /*
  * The life of a set of credentials (kernel/cred.c):

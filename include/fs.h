@@ -94,6 +94,8 @@ struct file *fget(int fd);
 ssize_t kernel_read(struct file *file, void *buf, size_t count, loff_t pos);
 ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t pos);
 struct file *get_file(struct file *file); /* take another reference */
+/* The path of an open file, for messages: written at the end of buf. */
+char *file_path(struct file *file, char *buf, size_t size);
 void fput(struct file *file);             /* drop a reference */
 struct inode *file_inode(const struct file *file);
 mode_t inode_mode(const struct inode *inode);

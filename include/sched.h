@@ -210,6 +210,7 @@ struct task {
 	int altstack_flags;
 	int pdeath_signal;      /* prctl(PR_SET_PDEATHSIG) */
 	bool no_new_privs;      /* prctl(PR_SET_NO_NEW_PRIVS); kept across fork and exec */
+	bool nproc_exceeded;    /* set*uid went over RLIMIT_NPROC: execve fails (EAGAIN) */
 
 	struct rlimit rlim[RLIM_NLIMITS]; /* the same in every thread (setrlimit sets all) */
 	/* This thread's CPU time in ticks, counted by the timer. */

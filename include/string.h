@@ -12,6 +12,7 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
+size_t strcspn(const char *s, const char *reject);
 /* Copies at most size-1 bytes and always NUL-terminates; returns strlen(src). */
 size_t strlcpy(char *dst, const char *src, size_t size);
 char *strdup_k(const char *s); /* kmalloc'd copy, NULL if out of memory */

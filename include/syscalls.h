@@ -62,6 +62,9 @@
 	X(105, setuid) X(106, setgid) X(113, setreuid) X(114, setregid)        \
 	X(117, setresuid) X(118, getresuid) X(119, setresgid)                  \
 	X(120, getresgid) X(115, getgroups) X(116, setgroups)                  \
+	X(122, setfsuid) X(123, setfsgid)                                      \
+	/* kernel/capability.c */                                              \
+	X(125, capget) X(126, capset)                                          \
 	/* kernel/utsname.c */                                                 \
 	X(63, uname) X(170, sethostname) X(171, setdomainname)                 \
 	/* kernel/sys.c */                                                     \

@@ -69,7 +69,12 @@ struct mm {
 	uint64_t start_brk, brk;
 	uint64_t start_stack;
 	uint64_t arg_start, arg_end, env_start, env_end;
+	/* SUID_DUMP_*: may the process's user look into it (/proc/PID, ptrace)?
+	 * Set at exec and by commit_creds (kernel/cred.c); kept across fork. */
+	int dumpable;
 };
+#define SUID_DUMP_DISABLE 0 /* no: it runs with privileges its user lacks */
+#define SUID_DUMP_USER 1    /* yes */
 
 struct mm *mm_create(void);             /* empty user half, users = 1; NULL if no memory */
 struct mm *mm_get(struct mm *mm);       /* users++ */

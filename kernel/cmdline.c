@@ -16,6 +16,7 @@
 #include <cmdline.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <security.h>
 #include <string.h>
 
 const char *init_path = "/init";
@@ -91,6 +92,10 @@ static void handle_word(char *word)
 	}
 	if (param_is(word, namelen, "exectrace")) { /* fs/exec_trace.c */
 		exec_trace_set(true);
+		return;
+	}
+	if (param_is(word, namelen, "lsm") && value) { /* security/security.c */
+		security_set_lsm_list(value);
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)

@@ -14,10 +14,15 @@
 #include <kernel.h>
 #include <mm.h>
 #include <sched.h>
+#include <security.h>
 #include <string.h>
 #include <uaccess.h>
+#include <vm.h>
 
 /* ---- the life of a set of credentials ---------------------------------- */
+
+/* /proc/sys/fs/suid_dumpable: what a process that changed ids becomes. */
+int suid_dumpable = SUID_DUMP_DISABLE;
 
 static struct group_info init_groups = { .usage = 1, .ngroups = 0 };
 
@@ -81,6 +86,18 @@ int commit_creds(struct cred *new)
 	const struct cred *old = t->real_cred;
 
 	BUG_ON(t->cred != old); /* not inside an override */
+	/*
+	 * A task whose effective or file system ids change, or which gains a
+	 * capability, stops being its (old) user's to look into, and its
+	 * parent-death signal is forgotten: the parent must not signal a
+	 * process that became more privileged than itself.
+	 */
+	if (old->euid != new->euid || old->egid != new->egid || old->fsuid != new->fsuid ||
+	    old->fsgid != new->fsgid || !cap_issubset(new->cap_permitted, old->cap_permitted)) {
+		if (t->mm)
+			t->mm->dumpable = suid_dumpable;
+		t->pdeath_signal = 0;
+	}
 	t->real_cred = get_cred(new);
 	t->cred = new;
 	put_cred(old); /* the real_cred reference */
@@ -206,112 +223,232 @@ long sys_getresgid(unsigned __user *r, unsigned __user *e, unsigned __user *s)
 
 /* ---- changing them --------------------------------------------------------- */
 
+/*
+ * The rules below are Linux 6.1's (kernel/sys.c), call by call. An id of
+ * -1 means "leave it"; as a value to set, -1 is invalid (EINVAL). Without
+ * CAP_SETUID a uid may only be set to one of the real, effective or saved
+ * uids the task has (setuid and setreuid are stricter still, see there).
+ * A change of the effective uid moves the fsuid along, and the capability
+ * rules (security/commoncap.c) follow the uids.
+ */
 #define NO_CHANGE ((unsigned)-1)
 
-static bool privileged(void) { return current_euid() == 0; }
-
-/* May an unprivileged process take id, given its real, effective and saved ids? */
-static bool one_of(unsigned id, unsigned r, unsigned e, unsigned s)
+/*
+ * RLIMIT_NPROC for a new real uid: over the limit is not an error of
+ * set*uid (too many programs do not check it) but of the next execve
+ * (EAGAIN), as Linux defers it. Root's uid is exempt.
+ */
+static void flag_nproc_exceeded(const struct cred *new, const struct cred *old)
 {
-	return id == r || id == e || id == s;
+	if (new->uid == old->uid)
+		return;
+	/* The count does not hold current yet: it still has the old uid. */
+	current->nproc_exceeded = new->uid != 0 &&
+		(uint64_t)count_user_tasks(new->uid) > current->rlim[RLIMIT_NPROC].cur;
 }
 
-/* setresuid and setresgid: -1 leaves an id as it is. */
-static long set_res(unsigned *r, unsigned *e, unsigned *s, unsigned nr, unsigned ne, unsigned ns)
+/* Finish a uid change: the capability rules, then install it. */
+static long commit_setuid(struct cred *new, const struct cred *old, int flags)
 {
-	if (!privileged()) {
-		if ((nr != NO_CHANGE && !one_of(nr, *r, *e, *s)) ||
-		    (ne != NO_CHANGE && !one_of(ne, *r, *e, *s)) ||
-		    (ns != NO_CHANGE && !one_of(ns, *r, *e, *s)))
-			return -EPERM;
+	int err = security_task_fix_setuid(new, old, flags);
+
+	if (err) {
+		abort_creds(new);
+		return err;
 	}
-	if (nr != NO_CHANGE)
-		*r = nr;
-	if (ne != NO_CHANGE)
-		*e = ne;
-	if (ns != NO_CHANGE)
-		*s = ns;
-	return 0;
-}
-
-/* Apply change to a copy of current's credentials, and commit it if it
- * answers 0; the file system ids follow the effective ones. */
-#define CHANGE_CREDS(new, change)                            \
-	({                                                   \
-		struct cred *new = prepare_creds();          \
-		long __ret = -ENOMEM;                        \
-		if (new) {                                   \
-			__ret = (change);                    \
-			new->fsuid = new->euid;              \
-			new->fsgid = new->egid;              \
-			if (__ret)                           \
-				abort_creds(new);            \
-			else                                 \
-				commit_creds(new);           \
-		}                                            \
-		__ret;                                       \
-	})
-
-long sys_setresuid(unsigned r, unsigned e, unsigned s)
-{
-	return CHANGE_CREDS(new, set_res(&new->uid, &new->euid, &new->suid, r, e, s));
-}
-
-long sys_setresgid(unsigned r, unsigned e, unsigned s)
-{
-	return CHANGE_CREDS(new, set_res(&new->gid, &new->egid, &new->sgid, r, e, s));
-}
-
-/* setuid: root sets all three ids; others only the effective one. */
-static long set_one(unsigned *r, unsigned *e, unsigned *s, unsigned id)
-{
-	if (privileged())
-		return set_res(r, e, s, id, id, id);
-	if (id != *r && id != *s)
-		return -EPERM;
-	*e = id;
-	return 0;
+	flag_nproc_exceeded(new, old);
+	return commit_creds(new);
 }
 
 long sys_setuid(unsigned uid)
 {
-	return CHANGE_CREDS(new, set_one(&new->uid, &new->euid, &new->suid, uid));
+	const struct cred *old = current_cred();
+	struct cred *new;
+
+	if (uid == NO_CHANGE)
+		return -EINVAL;
+	new = prepare_creds();
+	if (!new)
+		return -ENOMEM;
+	if (capable(CAP_SETUID)) {
+		new->uid = new->suid = uid;
+	} else if (uid != old->uid && uid != old->suid) {
+		abort_creds(new);
+		return -EPERM;
+	}
+	new->euid = new->fsuid = uid;
+	return commit_setuid(new, old, LSM_SETID_ID);
+}
+
+/* setreuid: the real uid may become the effective one (or stay); the saved
+ * uid follows the new effective uid when the real uid is set, or when the
+ * effective uid changes to something other than the old real uid. */
+long sys_setreuid(unsigned ruid, unsigned euid)
+{
+	const struct cred *old = current_cred();
+	struct cred *new = prepare_creds();
+
+	if (!new)
+		return -ENOMEM;
+	if (ruid != NO_CHANGE) {
+		new->uid = ruid;
+		if (ruid != old->uid && ruid != old->euid && !capable(CAP_SETUID))
+			goto eperm;
+	}
+	if (euid != NO_CHANGE) {
+		new->euid = euid;
+		if (euid != old->uid && euid != old->euid && euid != old->suid && !capable(CAP_SETUID))
+			goto eperm;
+	}
+	if (ruid != NO_CHANGE || (euid != NO_CHANGE && euid != old->uid))
+		new->suid = new->euid;
+	new->fsuid = new->euid;
+	return commit_setuid(new, old, LSM_SETID_RE);
+eperm:
+	abort_creds(new);
+	return -EPERM;
+}
+
+static bool held(unsigned id, unsigned r, unsigned e, unsigned s)
+{
+	return id == NO_CHANGE || id == r || id == e || id == s;
+}
+
+long sys_setresuid(unsigned ruid, unsigned euid, unsigned suid)
+{
+	const struct cred *old = current_cred();
+	struct cred *new;
+
+	if (!capable(CAP_SETUID) &&
+	    !(held(ruid, old->uid, old->euid, old->suid) && held(euid, old->uid, old->euid, old->suid) &&
+	      held(suid, old->uid, old->euid, old->suid)))
+		return -EPERM;
+	new = prepare_creds();
+	if (!new)
+		return -ENOMEM;
+	if (ruid != NO_CHANGE)
+		new->uid = ruid;
+	if (euid != NO_CHANGE)
+		new->euid = euid;
+	if (suid != NO_CHANGE)
+		new->suid = suid;
+	new->fsuid = new->euid;
+	return commit_setuid(new, old, LSM_SETID_RES);
+}
+
+/* The group calls: the same rules with CAP_SETGID, and no capability changes. */
+static long commit_setgid(struct cred *new)
+{
+	new->fsgid = new->egid;
+	return commit_creds(new);
 }
 
 long sys_setgid(unsigned gid)
 {
-	return CHANGE_CREDS(new, set_one(&new->gid, &new->egid, &new->sgid, gid));
-}
+	const struct cred *old = current_cred();
+	struct cred *new;
 
-/* setreuid: the saved id follows the new effective id when the real id is
- * set, or the effective id changes to something other than the old real id. */
-static long set_re(unsigned *r, unsigned *e, unsigned *s, unsigned nr, unsigned ne)
-{
-	unsigned old_r = *r;
-
-	if (!privileged()) {
-		if (nr != NO_CHANGE && nr != *r && nr != *e)
-			return -EPERM;
-		if (ne != NO_CHANGE && !one_of(ne, *r, *e, *s))
-			return -EPERM;
+	if (gid == NO_CHANGE)
+		return -EINVAL;
+	new = prepare_creds();
+	if (!new)
+		return -ENOMEM;
+	if (capable(CAP_SETGID)) {
+		new->gid = new->sgid = gid;
+	} else if (gid != old->gid && gid != old->sgid) {
+		abort_creds(new);
+		return -EPERM;
 	}
-	if (nr != NO_CHANGE)
-		*r = nr;
-	if (ne != NO_CHANGE)
-		*e = ne;
-	if (nr != NO_CHANGE || (ne != NO_CHANGE && ne != old_r))
-		*s = *e;
-	return 0;
+	new->egid = gid;
+	return commit_setgid(new);
 }
 
-long sys_setreuid(unsigned r, unsigned e)
+long sys_setregid(unsigned rgid, unsigned egid)
 {
-	return CHANGE_CREDS(new, set_re(&new->uid, &new->euid, &new->suid, r, e));
+	const struct cred *old = current_cred();
+	struct cred *new = prepare_creds();
+
+	if (!new)
+		return -ENOMEM;
+	if (rgid != NO_CHANGE) {
+		new->gid = rgid;
+		if (rgid != old->gid && rgid != old->egid && !capable(CAP_SETGID))
+			goto eperm;
+	}
+	if (egid != NO_CHANGE) {
+		new->egid = egid;
+		if (egid != old->gid && egid != old->egid && egid != old->sgid && !capable(CAP_SETGID))
+			goto eperm;
+	}
+	if (rgid != NO_CHANGE || (egid != NO_CHANGE && egid != old->gid))
+		new->sgid = new->egid;
+	return commit_setgid(new);
+eperm:
+	abort_creds(new);
+	return -EPERM;
 }
 
-long sys_setregid(unsigned r, unsigned e)
+long sys_setresgid(unsigned rgid, unsigned egid, unsigned sgid)
 {
-	return CHANGE_CREDS(new, set_re(&new->gid, &new->egid, &new->sgid, r, e));
+	const struct cred *old = current_cred();
+	struct cred *new;
+
+	if (!capable(CAP_SETGID) &&
+	    !(held(rgid, old->gid, old->egid, old->sgid) && held(egid, old->gid, old->egid, old->sgid) &&
+	      held(sgid, old->gid, old->egid, old->sgid)))
+		return -EPERM;
+	new = prepare_creds();
+	if (!new)
+		return -ENOMEM;
+	if (rgid != NO_CHANGE)
+		new->gid = rgid;
+	if (egid != NO_CHANGE)
+		new->egid = egid;
+	if (sgid != NO_CHANGE)
+		new->sgid = sgid;
+	return commit_setgid(new);
+}
+
+/*
+ * setfsuid and setfsgid return the old id whatever happens (so a caller
+ * checks by calling again). The new one may be any id the task holds, or
+ * anything with CAP_SETUID (CAP_SETGID).
+ */
+long sys_setfsuid(unsigned uid)
+{
+	const struct cred *old = current_cred();
+	uid_t old_fsuid = old->fsuid;
+	struct cred *new;
+
+	if (uid == NO_CHANGE || uid == old->fsuid ||
+	    (!held(uid, old->uid, old->euid, old->suid) && !capable(CAP_SETUID)))
+		return old_fsuid;
+	new = prepare_creds();
+	if (!new)
+		return old_fsuid;
+	new->fsuid = uid;
+	if (security_task_fix_setuid(new, old, LSM_SETID_FS))
+		abort_creds(new);
+	else
+		commit_creds(new);
+	return old_fsuid;
+}
+
+long sys_setfsgid(unsigned gid)
+{
+	const struct cred *old = current_cred();
+	gid_t old_fsgid = old->fsgid;
+	struct cred *new;
+
+	if (gid == NO_CHANGE || gid == old->fsgid ||
+	    (!held(gid, old->gid, old->egid, old->sgid) && !capable(CAP_SETGID)))
+		return old_fsgid;
+	new = prepare_creds();
+	if (!new)
+		return old_fsgid;
+	new->fsgid = gid;
+	commit_creds(new);
+	return old_fsgid;
 }
 
 /* ---- supplementary groups: the calls ------------------------------------- */
@@ -336,7 +473,7 @@ long sys_setgroups(int size, const gid_t __user *list)
 	struct group_info *gi;
 	struct cred *new;
 
-	if (!privileged())
+	if (!capable(CAP_SETGID))
 		return -EPERM;
 	if ((unsigned)size > NGROUPS_MAX)
 		return -EINVAL;

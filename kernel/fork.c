@@ -149,9 +149,11 @@ static long kernel_clone(struct kernel_clone_args *args)
 	if ((parent->signal->flags & SIGNAL_GROUP_EXIT) || parent->signal->group_exec_task)
 		return -ERESTARTNOINTR;
 	/* Linux's limits: RLIMIT_NPROC (threads count) binds everyone but
-	 * root; the count of tasks the memory can hold binds everyone. */
+	 * root's uid and CAP_SYS_RESOURCE or CAP_SYS_ADMIN; the count of tasks
+	 * the memory can hold binds everyone. */
 	if (task_cred(parent)->uid != 0 &&
-	    (uint64_t)count_user_tasks(task_cred(parent)->uid) >= parent->rlim[RLIMIT_NPROC].cur)
+	    (uint64_t)count_user_tasks(task_cred(parent)->uid) >= parent->rlim[RLIMIT_NPROC].cur &&
+	    !capable(CAP_SYS_RESOURCE) && !capable(CAP_SYS_ADMIN))
 		return -EAGAIN;
 	if (nr_tasks >= max_tasks)
 		return -EAGAIN;

@@ -11,6 +11,7 @@
 #include <linux/kmod.h>
 #include <mm.h>
 #include <sched.h>
+#include <security.h>
 #include <serial.h>
 #include <timekeeping.h>
 #include <trap.h>
@@ -49,6 +50,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	syscall_init();
 	sched_init();
 	vfs_init();
+	security_init();
 	utsname_init();
 	kmod_init();
 	exec_init();

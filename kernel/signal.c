@@ -334,12 +334,32 @@ bool fatal_signal_pending(struct task *t)
 }
 
 /* Send sig to process p as kill() does: si_code SI_USER and the sender. */
+/*
+ * May current signal t's process? (Linux's kill_ok_by_cred): if its real
+ * or effective uid is t's real or saved uid, or with CAP_KILL; SIGCONT
+ * also within a session. Signal 0 asks the same question.
+ */
+static int check_kill_permission(int sig, struct task *t)
+{
+	const struct cred *cred = current_cred(), *tcred = task_cred(t);
+
+	if (same_thread_group(t, current))
+		return 0;
+	if (cred->euid == tcred->suid || cred->euid == tcred->uid ||
+	    cred->uid == tcred->suid || cred->uid == tcred->uid || capable(CAP_KILL))
+		return 0;
+	if (sig == SIGCONT && t->sid == current->sid)
+		return 0;
+	return -EPERM;
+}
+
 static int kill_one(struct task *p, int sig)
 {
 	struct ksiginfo info = { .si_signo = sig, .si_code = SI_USER };
+	int err = check_kill_permission(sig, p);
 
-	if (!sig)
-		return 0;
+	if (err || !sig)
+		return err;
 	info.si_pid = current->tgid;
 	info.si_uid = current_uid();
 	return send_sig_info(&info, p, true);
@@ -761,7 +781,7 @@ long sys_rt_sigtimedwait(const uint64_t __user *uset, void __user *uinfo,
 
 long sys_kill(pid_t pid, int sig)
 {
-	int found = 0, err = 0;
+	int found = 0, err = 0, success = 0;
 
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
@@ -772,28 +792,32 @@ long sys_kill(pid_t pid, int sig)
 	}
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	if (pid == -1) { /* every process but init and the caller's */
+	if (pid == -1) {
+		/* Every process but init and the caller's; as Linux, those it
+		 * may not signal do not make the call fail. */
 		for (struct task *t = first_task(); t; t = t->next_task) {
 			if (thread_group_leader(t) && t->state != TASK_DEAD && t->tgid > 1 &&
 			    !same_thread_group(t, current)) {
 				int e = kill_one(t, sig);
-				if (e)
+				if (e && e != -EPERM)
 					err = e;
 				found = 1;
 			}
 		}
 		return found ? err : -ESRCH;
 	}
+	/* A process group: 0 if any member got it, else the last error. */
 	pid_t pgrp = pid == 0 ? current->pgid : -pid;
 	for (struct task *t = first_task(); t; t = t->next_task) {
 		if (thread_group_leader(t) && t->state != TASK_DEAD && t->pgid == pgrp) {
 			int e = kill_one(t, sig);
 			if (e)
 				err = e;
+			success |= !e;
 			found = 1;
 		}
 	}
-	return found ? err : -ESRCH;
+	return !found ? -ESRCH : success ? 0 : err;
 }
 
 /* One thread: tid in process tgid (tgid -1: tkill, any process). */
@@ -801,11 +825,13 @@ static long do_tkill(pid_t tgid, pid_t tid, int sig)
 {
 	struct task *t = find_task(tid);
 	struct ksiginfo info = { .si_signo = sig, .si_code = SI_TKILL };
+	int err;
 
 	if (!t || (tgid > 0 && t->tgid != tgid))
 		return -ESRCH;
-	if (!sig)
-		return 0;
+	err = check_kill_permission(sig, t);
+	if (err || !sig)
+		return err;
 	info.si_pid = current->tgid;
 	info.si_uid = current_uid();
 	return send_sig_info(&info, t, false);

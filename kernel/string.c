@@ -84,6 +84,16 @@ char *strchr(const char *s, int c)
 	}
 }
 
+/* The length of the start of s that holds none of the characters of reject. */
+size_t strcspn(const char *s, const char *reject)
+{
+	size_t n = 0;
+
+	while (s[n] && !strchr(reject, s[n]))
+		n++;
+	return n;
+}
+
 char *strrchr(const char *s, int c)
 {
 	const char *last = NULL;

@@ -10,6 +10,7 @@
 #include <power.h>
 #include <random.h>
 #include <sched.h>
+#include <security.h>
 #include <string.h>
 #include <timekeeping.h>
 #include <uaccess.h>
@@ -113,7 +114,7 @@ long sys_sysinfo(struct sysinfo __user *info)
 
 long sys_reboot(unsigned magic1, unsigned magic2, unsigned cmd)
 {
-	if (current_euid() != 0)
+	if (!capable(CAP_SYS_BOOT))
 		return -EPERM;
 	if (magic1 != LINUX_REBOOT_MAGIC1 ||
 	    (magic2 != LINUX_REBOOT_MAGIC2 && magic2 != LINUX_REBOOT_MAGIC2A &&
@@ -221,7 +222,7 @@ static long do_prlimit(struct task *t, unsigned resource, const struct rlimit *n
 		if (new->cur > new->max)
 			return -EINVAL;
 		/* Raising the hard limit needs privilege (CAP_SYS_RESOURCE). */
-		if (new->max > t->rlim[resource].max && current_euid() != 0)
+		if (new->max > t->rlim[resource].max && !capable(CAP_SYS_RESOURCE))
 			return -EPERM;
 		if (resource == RLIMIT_NOFILE && new->max > 1048576)
 			return -EPERM; /* above Linux's fs.nr_open */
@@ -247,17 +248,38 @@ long sys_setrlimit(unsigned resource, const struct rlimit __user *rl)
 	return do_prlimit(current, resource, &new, NULL);
 }
 
+/*
+ * Another process's limits may be read or set only by the same user in
+ * all its ids (real, effective, saved; uid and gid), or with
+ * CAP_SYS_RESOURCE (Linux's check_prlimit_permission).
+ */
+static int check_prlimit_permission(struct task *t)
+{
+	const struct cred *cred = current_cred(), *tcred = task_cred(t);
+
+	if (t == current)
+		return 0;
+	if (cred->uid == tcred->uid && cred->uid == tcred->euid && cred->uid == tcred->suid &&
+	    cred->gid == tcred->gid && cred->gid == tcred->egid && cred->gid == tcred->sgid)
+		return 0;
+	return capable(CAP_SYS_RESOURCE) ? 0 : -EPERM;
+}
+
 long sys_prlimit64(pid_t pid, unsigned resource, const struct rlimit __user *new_rl,
 		   struct rlimit __user *old_rl)
 {
 	struct rlimit new, old;
 	struct task *t = pid ? find_task(pid) : current;
+	long err;
 
 	if (!t || t->state == TASK_ZOMBIE)
 		return -ESRCH;
+	err = check_prlimit_permission(t);
+	if (err)
+		return err;
 	if (new_rl && copy_from_user(&new, new_rl, sizeof(new)))
 		return -EFAULT;
-	long err = do_prlimit(t, resource, new_rl ? &new : NULL, &old);
+	err = do_prlimit(t, resource, new_rl ? &new : NULL, &old);
 	if (err)
 		return err;
 	return old_rl ? copy_to_user(old_rl, &old, sizeof(old)) : 0;
@@ -324,10 +346,15 @@ long sys_getrusage(int who, void __user *ru)
 
 /* The basic options; the rest are not supported (EINVAL, as Linux for an
  * unknown option). */
-long sys_prctl(int option, unsigned long arg2)
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3)
 {
 	char name[TASK_COMM_LEN];
+	long ret;
 
+	/* The capability options first, as Linux asks its security modules. */
+	ret = cap_task_prctl(option, arg2, arg3);
+	if (ret != -ENOSYS)
+		return ret;
 	switch (option) {
 	case PR_SET_PDEATHSIG:
 		if (arg2 > NSIG)
@@ -337,9 +364,13 @@ long sys_prctl(int option, unsigned long arg2)
 	case PR_GET_PDEATHSIG:
 		return put_user_u32(current->pdeath_signal, (void __user *)arg2);
 	case PR_GET_DUMPABLE:
-		return 1;
+		return current->mm ? current->mm->dumpable : SUID_DUMP_DISABLE;
 	case PR_SET_DUMPABLE:
-		return arg2 <= 1 ? 0 : -EINVAL;
+		if (arg2 != SUID_DUMP_DISABLE && arg2 != SUID_DUMP_USER)
+			return -EINVAL;
+		if (current->mm)
+			current->mm->dumpable = arg2;
+		return 0;
 	case PR_SET_NAME: {
 		long n = strncpy_from_user(name, (const char __user *)arg2, sizeof(name));
 		if (n == -EFAULT)
@@ -377,8 +408,8 @@ long sys_get_robust_list(pid_t pid, uint64_t __user *head_ptr, uint64_t __user *
 
 	if (!t)
 		return -ESRCH;
-	/* Linux asks for ptrace access to another process: ours, or root. */
-	if (!same_thread_group(t, current) && current_euid() != 0 && current_euid() != task_cred(t)->euid)
+	/* Linux asks for ptrace access: ours, or another we may look into. */
+	if (!ptrace_may_access(t, PTRACE_MODE_READ_REALCREDS))
 		return -EPERM;
 	if (put_user_u64(24, len_ptr))
 		return -EFAULT;

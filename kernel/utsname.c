@@ -39,7 +39,7 @@ static long set_name(char *field, const char __user *name, int len)
 {
 	char buf[UTS_LEN + 1];
 
-	if (current_euid() != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (len < 0 || len > UTS_LEN)
 		return -EINVAL;
@@ -75,7 +75,7 @@ static int show_domainname(struct seq_file *m) { seq_printf(m, "%s\n", uts.domai
  * trailing newline of "echo name >" is not part of it). */
 static int write_uts_field(char *field, const char *buf, size_t count)
 {
-	if (current_euid() != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (count && buf[count - 1] == '\n')
 		count--;

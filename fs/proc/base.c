@@ -29,6 +29,7 @@
  */
 #include "internal.h"
 #include <cred.h>
+#include <security.h>
 #include <mm.h>
 #include <sched.h>
 #include <uaccess.h>
@@ -41,6 +42,9 @@ struct pid_entry {
 	int (*write)(struct task *t, const char *buf, size_t count);
 	/* Symlinks: the target, written into buf[0..size); ERR_PTR if none. */
 	char *(*link)(struct task *t, char *buf, size_t size);
+	/* Only for a reader that may look into the process (ptrace_may_access):
+	 * opening the file, or reading or following the link, gives EACCES. */
+	bool restricted;
 };
 
 /* Inode numbers: PID directories and their files (1 + index), fds at
@@ -130,10 +134,13 @@ static int show_comm(struct seq_file *m, struct task *t)
 	return 0;
 }
 
+/* Only a process itself may rename its threads (Linux: EINVAL for others). */
 static int write_comm(struct task *t, const char *buf, size_t count)
 {
 	size_t n = MIN(count, (size_t)TASK_COMM_LEN - 1);
 
+	if (!same_thread_group(t, current))
+		return -EINVAL;
 	if (n && buf[n - 1] == '\n')
 		n--;
 	memcpy(t->comm, buf, n);
@@ -313,6 +320,8 @@ static int show_stat(struct seq_file *m, struct task *t)
 	uint64_t ign, cgt;
 	pid_t tty_pgrp = -1;
 	int tty_nr = 0;
+	/* Who may not look into t sees no addresses (Linux's do_task_stat). */
+	bool permitted = ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS | PTRACE_MODE_NOAUDIT);
 
 	if (mm)
 		mm_count(mm, &c);
@@ -332,19 +341,20 @@ static int show_stat(struct seq_file *m, struct task *t)
 		   (unsigned long)(c.total << PAGE_SHIFT), (unsigned long)c.rss,
 		   (unsigned long)t->rlim[RLIMIT_RSS].cur);
 	seq_printf(m, "%lu %lu %lu 0 0 %lu %lu %lu %lu %d 0 0 17 0 0 0 0 0 0 ",
-		   mm ? (unsigned long)mm->start_code : 0, mm ? (unsigned long)mm->end_code : 0,
-		   mm ? (unsigned long)mm->start_stack : 0,
+		   mm ? (permitted ? (unsigned long)mm->start_code : 1) : 0,
+		   mm ? (permitted ? (unsigned long)mm->end_code : 1) : 0,
+		   mm && permitted ? (unsigned long)mm->start_stack : 0,
 		   (unsigned long)(t->pending.signal & 0x7fffffff), (unsigned long)(t->blocked & 0x7fffffff),
 		   (unsigned long)(ign & 0x7fffffff), (unsigned long)(cgt & 0x7fffffff),
-		   t->state != TASK_RUNNABLE);
-	if (mm)
+		   permitted && t->state != TASK_RUNNABLE);
+	if (mm && permitted)
 		seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu", (unsigned long)mm->start_data,
 			   (unsigned long)mm->end_data, (unsigned long)mm->start_brk,
 			   (unsigned long)mm->arg_start, (unsigned long)mm->arg_end,
 			   (unsigned long)mm->env_start, (unsigned long)mm->env_end);
 	else
 		seq_printf(m, "0 0 0 0 0 0 0");
-	seq_printf(m, " %d\n", t->state == TASK_ZOMBIE ? t->exit_status : 0);
+	seq_printf(m, " %d\n", permitted && t->state == TASK_ZOMBIE ? t->exit_status : 0);
 	return 0;
 }
 
@@ -421,26 +431,48 @@ static char *link_exe(struct task *t, char *buf, size_t size)
 	return t->exe_file ? proc_file_path(t->exe_file, buf, size) : ERR_PTR(-ENOENT);
 }
 
+/* What the magic links lead to (a reference), NULL if nothing. */
+static struct dentry *dentry_cwd(struct task *t) { return t->fs ? dget(t->fs->pwd) : NULL; }
+static struct dentry *dentry_root(struct task *t) { return t->fs ? dget(t->fs->root) : NULL; }
+static struct dentry *dentry_exe(struct task *t)
+{
+	return t->exe_file && t->exe_file->f_dentry ? dget(t->exe_file->f_dentry) : NULL;
+}
+
 #define DIR_FD_MODE (S_IFDIR | 0500)
 #define DIR_TASK_MODE (S_IFDIR | 0555)
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
 static const struct pid_entry pid_entries[] = {
-	{ "task", DIR_TASK_MODE, NULL, NULL, NULL },
-	{ "fd", DIR_FD_MODE, NULL, NULL, NULL },
-	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL },
-	{ "status", S_IFREG | 0444, show_status, NULL, NULL },
-	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL },
-	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL },
-	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL },
-	{ "statm", S_IFREG | 0444, show_statm, NULL, NULL },
-	{ "maps", S_IFREG | 0444, show_maps, NULL, NULL },
-	{ "cwd", S_IFLNK | 0777, NULL, NULL, link_cwd },
-	{ "root", S_IFLNK | 0777, NULL, NULL, link_root },
-	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe },
-	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL },
+	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false },
+	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false },
+	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true },
+	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
+	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false },
+	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false },
+	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL, false },
+	{ "statm", S_IFREG | 0444, show_statm, NULL, NULL, false },
+	{ "maps", S_IFREG | 0444, show_maps, NULL, NULL, true },
+	{ "cwd", S_IFLNK | 0777, NULL, NULL, link_cwd, true },
+	{ "root", S_IFLNK | 0777, NULL, NULL, link_root, true },
+	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe, true },
+	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL, false },
 };
+
+/* Opening a per-process file: the restricted ones only for those who may
+ * look into the process (Linux's proc_mem_open: EACCES). */
+int proc_pid_open(struct inode *inode)
+{
+	struct task *t = inode_task(inode);
+	const struct pid_entry *p = PROC_I(inode)->pent;
+
+	if (!t)
+		return -ESRCH;
+	if (p->restricted && !ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return -EACCES;
+	return 0;
+}
 
 int proc_pid_show(struct inode *inode, struct seq_file *m)
 {
@@ -486,7 +518,13 @@ static const struct file_operations proc_task_dir_fops;
 static const struct inode_operations proc_fd_dir_iops;
 static const struct file_operations proc_fd_dir_fops;
 
-/* An inode for something of task t: owned by its effective ids. */
+/*
+ * An inode for something of task t, owned by its effective ids (Linux's
+ * task_dump_owner). Except /proc/PID itself, everything of a process
+ * that is not dumpable (it gained privileges, or said
+ * PR_SET_DUMPABLE 0), or that has no memory any more (a zombie), belongs
+ * to root: its user may not look into it.
+ */
 static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino)
 {
 	struct inode *inode = proc_new_inode(sb, mode, ino);
@@ -495,9 +533,56 @@ static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mo
 		return NULL;
 	inode->i_uid = task_cred(t)->euid;
 	inode->i_gid = task_cred(t)->egid;
+	if (mode != (S_IFDIR | 0555) && (!t->mm || t->mm->dumpable != SUID_DUMP_USER))
+		inode->i_uid = inode->i_gid = 0;
 	PROC_I(inode)->pid = t->pid;
 	return inode;
 }
+
+/*
+ * The magic links (exe, cwd, root, fd/N): their text for readlink, and the
+ * very dentry for a path walk, both only for a reader that may look into
+ * the process (Linux's proc_fd_access_allowed).
+ */
+static const char *proc_pid_get_link(struct inode *inode)
+{
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return ERR_PTR(-ENOENT);
+	if (!ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return ERR_PTR(-EACCES);
+	return PROC_I(inode)->link;
+}
+
+static struct dentry *proc_pid_get_link_dentry(struct inode *inode)
+{
+	struct proc_inode *pi = PROC_I(inode);
+	struct task *t = inode_task(inode);
+	struct file *file;
+
+	if (!t)
+		return ERR_PTR(-ENOENT);
+	if (!ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return ERR_PTR(-EACCES);
+	if (pi->fd >= 0) {
+		if (!t->files || !(file = t->files->fd[pi->fd]))
+			return ERR_PTR(-ENOENT);
+		/* A pipe has no dentry here: its "pipe:[N]" text leads nowhere. */
+		return file->f_dentry ? dget(file->f_dentry) : NULL;
+	}
+	if (pi->pent->link == link_cwd)
+		return dentry_cwd(t);
+	if (pi->pent->link == link_root)
+		return dentry_root(t);
+	return dentry_exe(t);
+}
+
+static const struct inode_operations proc_pid_link_iops = {
+	.get_link = proc_pid_get_link,
+	.get_link_dentry = proc_pid_get_link_dentry,
+	.evict = proc_evict,
+};
 
 /* A symlink inode whose target is made now. NULL for ENOENT, or ERR_PTR. */
 static struct inode *link_inode(struct inode *inode, char *(*make)(struct task *, char *, size_t), struct task *t,
@@ -520,6 +605,7 @@ static struct inode *link_inode(struct inode *inode, char *(*make)(struct task *
 	memmove(buf, p, len + 1);
 	PROC_I(inode)->link = buf;
 	inode->i_size = file ? 64 : 0; /* what Linux's lstat says */
+	inode->i_op = &proc_pid_link_iops;
 	return inode;
 }
 
@@ -689,8 +775,20 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 	return 0;
 }
 
+/* The process itself may always read its fd directory, whoever owns it
+ * (Linux's proc_fd_permission: a thread of the process whose pid it is). */
+static int proc_fd_permission(struct inode *inode, int mask)
+{
+	int err = generic_permission(inode, mask);
+
+	if (err && PROC_I(inode)->pid == current->tgid)
+		err = 0;
+	return err;
+}
+
 static const struct inode_operations proc_fd_dir_iops = {
 	.lookup = proc_fd_lookup,
+	.permission = proc_fd_permission,
 	.evict = proc_evict,
 };
 

@@ -75,6 +75,8 @@ int proc_write(struct inode *inode, const char *buf, size_t count);
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
 void proc_pid_readdir(struct dir_context *ctx);
+/* 0, or why the file may not be opened (-EACCES, -ESRCH). */
+int proc_pid_open(struct inode *inode);
 int proc_pid_show(struct inode *inode, struct seq_file *m);
 int proc_pid_write(struct inode *inode, const char *buf, size_t count);
 /* Where a symlink points, relative to the reader's root ("/dev/console",

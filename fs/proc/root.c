@@ -388,7 +388,11 @@ static int seq_fill(struct file *file)
 
 static int proc_open(struct inode *inode, struct file *file)
 {
-	(void)inode;
+	if (PROC_I(inode)->pent) {
+		int err = proc_pid_open(inode);
+		if (err)
+			return err;
+	}
 	file->private_data = kzalloc(sizeof(struct seq_file));
 	return file->private_data ? 0 : -ENOMEM;
 }
