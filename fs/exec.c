@@ -4,21 +4,25 @@
  * The path an exec travels, in the order of this file (and of Linux 6.1's
  * fs/exec.c, whose function names it keeps):
  *
- *   sys_execve / kernel_execve
+ *   sys_execve / sys_execveat / kernel_execve
  *     getname                  the file name into the kernel
- *     do_execve
  *     do_execveat_common       builds a struct linux_binprm:
- *       alloc_bprm
+ *       alloc_bprm             bprm->filename: the name, or execveat's
+ *                              /dev/fd/N[/NAME]
  *         bprm_mm_init         a new, empty address space with a stack area
  *       count                  argc and envc
  *       bprm_stack_limits      how much the strings may take (E2BIG)
  *       copy_strings           filename, then envp, then argv, top down,
  *                              onto the new stack
  *       bprm_execve
- *         open_exec            the file: regular, executable, not being written
+ *         prepare_bprm_creds   bprm->cred: a copy of the caller's credentials
+ *         check_unsafe_exec    bprm->unsafe: may this exec raise privileges?
+ *         do_open_execat       the file: regular, executable, not being written
+ *         security_bprm_creds_for_exec
  *         exec_binprm          at most 1 + 5 rewrites (misc, #!), then ELOOP
  *           search_binary_handler
  *             prepare_binprm   the first BINPRM_BUF_SIZE bytes into bprm->buf
+ *             security_bprm_check
  *             fmt->load_binary asks each registered format (binfmt_*.c);
  *                                  a binfmt_misc entry (binfmt_misc.c) or
  *                                  a "#!" script (binfmt_script.c) rewrites
@@ -26,7 +30,11 @@
  *                                  copy_string_kernel, bprm_change_interp,
  *                                  and hands back bprm->interpreter;
  *                                  nobody: request_module (kernel/kmod.c)
- *               begin_new_exec      ---- THE POINT OF NO RETURN ----
+ *               begin_new_exec
+ *                 bprm_creds_from_file  set-user-ID, set-group-ID and the
+ *                                  capabilities of the file finally loaded
+ *                 ---- THE POINT OF NO RETURN ----
+ *                 commit_creds     the new credentials are the process's
  *               setup_arg_pages, start_thread
  *       free_bprm
  *
@@ -50,10 +58,10 @@
  * do nothing while it is off.
  *
  * Where this differs from Linux 6.1 (each is said again where it happens):
- * no execveat yet, so no /dev/fd/N names; no credentials change (no
- * set-user-ID); the stack is not randomized and is built in place at
- * STACK_TOP instead of being moved there.
+ * the stack is not randomized and is built in place at STACK_TOP instead
+ * of being moved there; there is no ptrace, so nothing about tracers.
  */
+#include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
@@ -61,6 +69,7 @@
 #include <linux/kmod.h>
 #include <mm.h>
 #include <sched.h>
+#include <security.h>
 #include <string.h>
 #include <syscalls.h>
 #include <trap.h>
@@ -129,13 +138,11 @@ void exec_init(void)
  * ------------------------------------------------------------------------ */
 
 /* The steps, defined below in the order an exec takes them. */
-static char *getname(const char __user *filename);
+static char *getname(const char __user *filename, bool empty_ok);
 static char *getname_kernel(const char *filename);
-static int do_execve(char *filename, const char __user *const __user *argv,
-		     const char __user *const __user *envp);
-static int do_execveat_common(char *filename, const char __user *const __user *argv,
-			      const char __user *const __user *envp);
-static struct linux_binprm *alloc_bprm(const char *filename);
+static int do_execveat_common(int fd, char *filename, const char __user *const __user *argv,
+			      const char __user *const __user *envp, int flags);
+static struct linux_binprm *alloc_bprm(int fd, const char *filename);
 static void free_bprm(struct linux_binprm *bprm);
 static int count(const char __user *const __user *argv, int max);
 static int count_strings_kernel(char *const argv[]);
@@ -143,7 +150,7 @@ static int bprm_stack_limits(struct linux_binprm *bprm);
 static int copy_strings(int argc, const char __user *const __user *argv,
 			struct linux_binprm *bprm);
 static int copy_strings_kernel(int argc, char *const argv[], struct linux_binprm *bprm);
-static int bprm_execve(struct linux_binprm *bprm);
+static int bprm_execve(struct linux_binprm *bprm, int fd, const char *filename, int flags);
 static int exec_binprm(struct linux_binprm *bprm);
 static int search_binary_handler(struct linux_binprm *bprm);
 
@@ -151,19 +158,29 @@ static int search_binary_handler(struct linux_binprm *bprm);
 long sys_execve(const char __user *filename, const char __user *const __user *argv,
 		const char __user *const __user *envp)
 {
-	char *name = getname(filename);
+	return do_execveat_common(AT_FDCWD, getname(filename, false), argv, envp, 0);
+}
 
-	if (IS_ERR(name))
-		return PTR_ERR(name);
-	return do_execve(name, argv, envp);
+/*
+ * execveat(2) (Linux 3.19): the name is looked up from the directory
+ * descriptor fd (or the working directory for AT_FDCWD; an absolute name
+ * ignores fd). AT_EMPTY_PATH with "" runs fd's own file: fexecve(3).
+ * AT_SYMLINK_NOFOLLOW refuses a final symlink (ELOOP). Any other flag is
+ * EINVAL, found only when the file is opened, after the strings.
+ */
+long sys_execveat(int fd, const char __user *filename, const char __user *const __user *argv,
+		  const char __user *const __user *envp, int flags)
+{
+	return do_execveat_common(fd, getname(filename, flags & AT_EMPTY_PATH), argv, envp, flags);
 }
 
 /*
  * The name, copied in: EFAULT for a bad pointer, ENAMETOOLONG for PATH_MAX
- * bytes or more without a NUL, ENOENT for "" (Linux's getname refuses an
- * empty name before anything else is looked at). kfree the result.
+ * bytes or more without a NUL, ENOENT for "" unless empty_ok (AT_EMPTY_PATH;
+ * Linux's getname refuses an empty name before anything else is looked
+ * at). kfree the result.
  */
-static char *getname(const char __user *filename)
+static char *getname(const char __user *filename, bool empty_ok)
 {
 	char *name = kmalloc(PATH_MAX);
 	long len;
@@ -171,7 +188,7 @@ static char *getname(const char __user *filename)
 	if (!name)
 		return ERR_PTR(-ENOMEM);
 	len = strncpy_from_user(name, filename, PATH_MAX);
-	if (len <= 0) {
+	if (len < 0 || (len == 0 && !empty_ok)) {
 		kfree(name);
 		return ERR_PTR(len < 0 ? len : -ENOENT);
 	}
@@ -192,28 +209,31 @@ static char *getname_kernel(const char *filename)
 }
 
 /*
- * execve is execveat relative to the working directory with no flags;
- * execveat, when it comes, enters do_execveat_common directly with its
- * dirfd and flags.
- */
-static int do_execve(char *filename, const char __user *const __user *argv,
-		     const char __user *const __user *envp)
-{
-	return do_execveat_common(filename, argv, envp);
-}
-
-/*
  * Build the exec from user memory, in Linux 6.1's order. Takes over
- * filename.
+ * filename (or its error: getname's failure is the exec's).
  */
-static int do_execveat_common(char *filename, const char __user *const __user *argv,
-			      const char __user *const __user *envp)
+static int do_execveat_common(int fd, char *filename, const char __user *const __user *argv,
+			      const char __user *const __user *envp, int flags)
 {
 	static bool warned_null_argv;
 	struct linux_binprm *bprm;
 	int retval;
 
-	bprm = alloc_bprm(filename);
+	if (IS_ERR(filename))
+		return PTR_ERR(filename);
+
+	/*
+	 * set*uid to a user over RLIMIT_NPROC did not fail (kernel/cred.c):
+	 * the exec that should follow does, if the user still is.
+	 */
+	if (current->nproc_exceeded &&
+	    (uint64_t)count_user_tasks(current_uid()) > current->rlim[RLIMIT_NPROC].cur) {
+		retval = -EAGAIN;
+		goto out_ret;
+	}
+	current->nproc_exceeded = false;
+
+	bprm = alloc_bprm(fd, filename);
 	if (IS_ERR(bprm)) {
 		retval = PTR_ERR(bprm);
 		goto out_ret;
@@ -265,7 +285,7 @@ static int do_execveat_common(char *filename, const char __user *const __user *a
 	}
 
 	exec_trace_start(bprm);
-	retval = bprm_execve(bprm);
+	retval = bprm_execve(bprm, fd, filename, flags);
 out_free:
 	free_bprm(bprm);
 out_ret:
@@ -288,7 +308,7 @@ int kernel_execve(const char *kernel_filename, char *const argv[], char *const e
 	if (IS_ERR(filename))
 		return PTR_ERR(filename);
 
-	bprm = alloc_bprm(filename);
+	bprm = alloc_bprm(AT_FDCWD, filename);
 	if (IS_ERR(bprm)) {
 		retval = PTR_ERR(bprm);
 		goto out_ret;
@@ -324,7 +344,7 @@ int kernel_execve(const char *kernel_filename, char *const argv[], char *const e
 		goto out_free;
 
 	exec_trace_start(bprm);
-	retval = bprm_execve(bprm);
+	retval = bprm_execve(bprm, AT_FDCWD, filename, 0);
 out_free:
 	free_bprm(bprm);
 out_ret:
@@ -363,18 +383,43 @@ static int bprm_mm_init(struct linux_binprm *bprm)
 	return 0;
 }
 
-static struct linux_binprm *alloc_bprm(const char *filename)
+/*
+ * bprm->filename is the name as given, except for a name relative to an
+ * execveat descriptor: then the kernel makes one that means the same from
+ * anywhere, "/dev/fd/N/NAME", or "/dev/fd/N" for the descriptor's own file
+ * (AT_EMPTY_PATH). A script's interpreter gets this name, and AT_EXECFN
+ * points to it.
+ */
+static struct linux_binprm *alloc_bprm(int fd, const char *filename)
 {
 	struct linux_binprm *bprm = kzalloc(sizeof(*bprm));
 	int retval;
 
 	if (!bprm)
 		return ERR_PTR(-ENOMEM);
-	bprm->filename = filename;
-	bprm->interp = filename;
+	if (fd == AT_FDCWD || filename[0] == '/') {
+		bprm->filename = filename;
+	} else {
+		size_t size = strlen(filename) + 32;
+		char *fdpath = kmalloc(size);
+
+		if (!fdpath) {
+			kfree(bprm);
+			return ERR_PTR(-ENOMEM);
+		}
+		if (filename[0] == '\0') {
+			snprintf(fdpath, size, "/dev/fd/%d", fd);
+			bprm->comm_from_dentry = true;
+		} else {
+			snprintf(fdpath, size, "/dev/fd/%d/%s", fd, filename);
+		}
+		bprm->fdpath = bprm->filename = fdpath;
+	}
+	bprm->interp = bprm->filename;
 	bprm->rlim_stack = current->rlim[RLIMIT_STACK].cur; /* as Linux, the caller's */
 	retval = bprm_mm_init(bprm);
 	if (retval) {
+		kfree((char *)bprm->fdpath);
 		kfree(bprm);
 		return ERR_PTR(retval);
 	}
@@ -384,13 +429,16 @@ static struct linux_binprm *alloc_bprm(const char *filename)
 /*
  * Give back what the exec still holds. After a successful exec, or a
  * failure past the point of no return, bprm->mm is NULL: the process owns
- * the new address space. The file names belong to the caller, except an
- * interpreter name that a handler set.
+ * the new address space; and bprm->cred is NULL once the credentials are
+ * installed. The file names belong to the caller, except an interpreter
+ * name that a handler set, and the /dev/fd name.
  */
 static void free_bprm(struct linux_binprm *bprm)
 {
 	if (bprm->mm)
 		mm_put(bprm->mm);
+	if (bprm->cred)
+		abort_creds(bprm->cred);
 	if (bprm->file) {
 		allow_write_access(bprm->file);
 		fput(bprm->file);
@@ -403,6 +451,7 @@ static void free_bprm(struct linux_binprm *bprm)
 		fput(bprm->executable);
 	if (bprm->interp != bprm->filename)
 		kfree((char *)bprm->interp);
+	kfree((char *)bprm->fdpath);
 	kfree(bprm);
 }
 
@@ -623,36 +672,78 @@ int bprm_change_interp(const char *interp, struct linux_binprm *bprm)
 }
 
 /* ------------------------------------------------------------------------
- * Opening the file and finding its handler.
+ * The credentials, the file, and finding its handler.
  * ------------------------------------------------------------------------ */
 
 /*
- * Open a file to run it: EACCES unless it is a regular file with execute
- * permission (the open checks MAY_EXEC instead of MAY_READ: a mode 0111
- * program runs), ETXTBSY while someone has it open for writing. The file
- * stays closed to writers until allow_write_access. Errors of the lookup
- * itself (ENOENT, ENOTDIR, ELOOP...) come from the path walk. Linux 6.1
- * calls this do_open_execat, with execveat's dirfd and flags.
- *
- * An empty name comes only from inside the kernel (a "#!" with nothing
- * after it and no newline, an ELF PT_INTERP of "\0\0"): Linux's walk of ""
- * stops at once, on the working directory, which exec refuses with
- * EACCES. Our path walk refuses "" with ENOENT, so we name "." instead.
+ * The new program's credentials start as a copy of the caller's; they
+ * change only in begin_new_exec (set-user-ID, capabilities) and become the
+ * process's there. Linux takes cred_guard_mutex here (against ptrace).
  */
-struct file *open_exec(const char *name)
+static int prepare_bprm_creds(struct linux_binprm *bprm)
 {
-	struct file *file = filp_open(*name ? name : ".", O_RDONLY | __FMODE_EXEC, 0);
-	struct inode *inode;
+	bprm->cred = prepare_exec_creds();
+	return bprm->cred ? 0 : -ENOMEM;
+}
+
+/*
+ * Is it safe for this exec to raise privileges? Not under no_new_privs,
+ * and not while another process shares this one's fs_struct (CLONE_FS):
+ * it could change the root or working directory under a set-user-ID
+ * program. (Linux also refuses for a traced process; there is no ptrace.)
+ */
+static void check_unsafe_exec(struct linux_binprm *bprm)
+{
+	int n_fs = 0;
+
+	if (current->no_new_privs)
+		bprm->unsafe |= LSM_UNSAFE_NO_NEW_PRIVS;
+	if (!current->fs)
+		return;
+	/* Its own threads (which de_thread will end) do not count. */
+	for_each_thread(current, t)
+		if (t->fs == current->fs)
+			n_fs++;
+	if (fs_users(current->fs) > n_fs)
+		bprm->unsafe |= LSM_UNSAFE_SHARE;
+}
+
+/*
+ * Open a file to run it: relative to fd as execveat asks. EINVAL for flags
+ * other than AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH; the path walk's errors
+ * (ENOENT, ENOTDIR, ELOOP, EACCES for a directory on the way that may not
+ * be searched, EBADF for a bad fd); EACCES unless it is a regular file with
+ * execute permission on a mount without noexec (the open checks MAY_EXEC
+ * instead of MAY_READ: a mode 0111 program runs); ETXTBSY while someone
+ * has it open for writing. The file stays closed to writers until
+ * allow_write_access.
+ */
+static struct file *do_open_execat(int fd, const char *name, int flags)
+{
+	struct file *file;
 	int err;
 
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return ERR_PTR(-EINVAL);
+	/*
+	 * With AT_EMPTY_PATH and "" the program is fd's own file. A pipe has
+	 * no name for the path walk to start from; like any FIFO, socket or
+	 * device it is not a program (Linux's may_open: EACCES).
+	 */
+	if (!name[0] && (flags & AT_EMPTY_PATH) && fd != AT_FDCWD) {
+		struct file *f = fget(fd);
+		mode_t mode = f ? inode_mode(file_inode(f)) : 0;
+
+		if (f)
+			fput(f);
+		if (S_ISFIFO(mode) || S_ISSOCK(mode) || S_ISCHR(mode) || S_ISBLK(mode))
+			return ERR_PTR(-EACCES);
+	}
+	file = do_filp_open_at(fd, name, O_RDONLY | __FMODE_EXEC, 0, flags);
 	if (IS_ERR(file))
 		return file;
-	inode = file_inode(file);
-	err = -EACCES;
-	if (!S_ISREG(inode_mode(inode)))
-		goto exit;
-	err = inode_permission(inode, MAY_EXEC);
-	if (err)
+	err = -EACCES; /* may_open refused anything else already */
+	if (!S_ISREG(inode_mode(file_inode(file))))
 		goto exit;
 	err = deny_write_access(file);
 	if (err)
@@ -664,23 +755,56 @@ exit:
 }
 
 /*
+ * Open a program by name, from the working directory: the handlers' way to
+ * open an interpreter.
+ *
+ * An empty name comes only from inside the kernel (a "#!" with nothing
+ * after it and no newline, an ELF PT_INTERP of "\0\0"): Linux's walk of ""
+ * stops at once, on the working directory, which exec refuses with
+ * EACCES. Our path walk refuses "" with ENOENT, so we name "." instead.
+ */
+struct file *open_exec(const char *name)
+{
+	return do_open_execat(AT_FDCWD, *name ? name : ".", 0);
+}
+
+/*
  * Open the file and run the handlers. A failure after the point of no
  * return cannot be reported to a program that no longer exists: the
  * process gets SIGSEGV and dies on its way back to user mode (Linux 3.17
  * and earlier used SIGKILL).
  */
-static int bprm_execve(struct linux_binprm *bprm)
+static int bprm_execve(struct linux_binprm *bprm, int fd, const char *filename, int flags)
 {
-	struct file *file = open_exec(bprm->filename);
+	struct file *file;
 	int retval;
 
-	if (IS_ERR(file)) {
-		exec_trace_done(bprm, PTR_ERR(file));
-		return PTR_ERR(file);
-	}
+	retval = prepare_bprm_creds(bprm);
+	if (retval)
+		goto out;
+	check_unsafe_exec(bprm);
+
+	file = do_open_execat(fd, filename, flags);
+	retval = PTR_ERR(file);
+	if (IS_ERR(file))
+		goto out;
 	bprm->file = file;
 
+	/*
+	 * A /dev/fd/N name of a close-on-exec descriptor names nothing once
+	 * the new program runs: an interpreter could not open it. The script
+	 * and binfmt_misc handlers then refuse (ENOENT) rather than start an
+	 * interpreter that fails at once.
+	 */
+	if (bprm->fdpath && get_close_on_exec(fd))
+		bprm->interp_flags |= BINPRM_FLAGS_PATH_INACCESSIBLE;
+
+	retval = security_bprm_creds_for_exec(bprm);
+	if (retval)
+		goto out;
+
 	retval = exec_binprm(bprm);
+out:
 	exec_trace_done(bprm, retval);
 	if (retval < 0 && bprm->point_of_no_return)
 		send_sig(SIGSEGV, current);
@@ -767,6 +891,11 @@ static int search_binary_handler(struct linux_binprm *bprm)
 		return retval;
 	exec_trace_buf(bprm);
 
+	/* May this file run? Asked of each file: a script, then its interpreter. */
+	retval = security_bprm_check(bprm);
+	if (retval)
+		return retval;
+
 	retval = -ENOENT; /* no handler registered at all */
 retry:
 	for (fmt = formats; fmt; fmt = fmt->next) {
@@ -796,35 +925,98 @@ retry:
  * ------------------------------------------------------------------------ */
 
 /*
- * The point of no return. The handler has checked all it can; now the
- * process becomes the new program:
+ * The file is not readable by the caller: the new process is not dumpable
+ * (the user may not look into a program it may not read).
+ */
+void would_dump(struct linux_binprm *bprm, struct file *file)
+{
+	if (inode_permission(file_inode(file), MAY_READ) < 0)
+		bprm->interp_flags |= BINPRM_FLAGS_ENFORCE_NONDUMP;
+}
+
+/*
+ * Set-user-ID and set-group-ID (Linux's bprm_fill_uid): the effective ids
+ * of the new credentials become the file's owner and group. Never on a
+ * nosuid mount, never under no_new_privs; set-group-ID only when the
+ * group may execute the file (without it, the bit means mandatory
+ * locking). Called for the file finally loaded, so a "#!" script's own
+ * bits count for nothing: the interpreter's do.
+ */
+static void bprm_fill_uid(struct linux_binprm *bprm, struct file *file)
+{
+	struct inode *inode = file_inode(file);
+	mode_t mode = inode_mode(inode);
+
+	if (!mnt_may_suid(file) || current->no_new_privs)
+		return;
+	if (mode & S_ISUID)
+		bprm->cred->euid = inode_uid(inode);
+	if ((mode & (S_ISGID | 0010)) == (S_ISGID | 0010))
+		bprm->cred->egid = inode_gid(inode);
+}
+
+/*
+ * The new program's credentials, from the file finally loaded: its
+ * set-user-ID and set-group-ID bits, then the capability rules and the
+ * security modules (security_bprm_creds_from_file, which also decides
+ * AT_SECURE). binfmt_misc's 'C' flag asks for the credentials of the
+ * program it hands to an interpreter (bprm->executable) instead.
+ */
+static int bprm_creds_from_file(struct linux_binprm *bprm)
+{
+	struct file *file = bprm->execfd_creds ? bprm->executable : bprm->file;
+
+	bprm_fill_uid(bprm, file);
+	return security_bprm_creds_from_file(bprm, file);
+}
+
+/*
+ * The point of no return. The handler has checked all it can; the new
+ * credentials are computed (a failure there still returns to the caller);
+ * now the process becomes the new program:
  *   - its address space is the new one (the old one is dropped, and a
  *     vfork parent sharing it may run again),
  *   - close-on-exec descriptors are closed,
+ *   - after a privileged exec (AT_SECURE) the parent-death signal is
+ *     forgotten,
+ *   - it is dumpable or not (who may look into it, /proc/PID),
  *   - it takes the name of the new file (15 bytes of its base name),
- *   - caught signals go back to their default action (ignored ones stay).
- * Before all that, de_thread makes the process single-threaded. Linux
- * also computes and installs new credentials here (set-user-ID); we do
- * not yet. Fails when another thread kills the process, or when the
- * descriptor for AT_EXECFD cannot be had (EMFILE); a handler treats a
- * failure as past the point of no return.
+ *   - caught signals go back to their default action (ignored ones stay),
+ *   - its credentials are the new ones (commit_creds),
+ *   - binfmt_misc 'O': the program is handed to its interpreter as a
+ *     descriptor (AT_EXECFD).
+ * Before all that, de_thread makes the process single-threaded. Past the
+ * point of no return it fails when another thread kills the process, or
+ * when the descriptor for AT_EXECFD cannot be had (EMFILE); a handler
+ * treats a failure as past the point of no return.
  */
 int begin_new_exec(struct linux_binprm *bprm)
 {
 	struct task *me = current;
 	struct mm *old_mm = me->mm;
+	int retval;
+
+	retval = bprm_creds_from_file(bprm);
+	if (retval)
+		return retval;
 
 	/* ======== THE POINT OF NO RETURN ======== */
 	bprm->point_of_no_return = true;
 
 	/* The other threads die; a thread that is not the leader takes the
 	 * leader's pid (kernel/exit.c). */
-	int retval = de_thread(me);
+	retval = de_thread(me);
 	if (retval)
 		return retval;
 	/* exec_mm_release: the robust futexes and the clear_child_tid word
 	 * of the old memory (kernel/futex.c). */
 	futex_exit_release(me);
+
+	/* The new program's file stays closed to writers while it runs. */
+	set_exe_file(me, bprm->file);
+	would_dump(bprm, bprm->file);
+	if (bprm->have_execfd)
+		would_dump(bprm, bprm->executable);
 
 	/* exec_mmap: take up the new address space. */
 	me->mm = bprm->mm;
@@ -834,12 +1026,35 @@ int begin_new_exec(struct linux_binprm *bprm)
 	if (old_mm)
 		mm_put(old_mm);
 
-	/* The new program's file stays closed to writers while it runs. */
-	set_exe_file(me, bprm->file);
 	if (me->files)
 		files_close_on_exec(me->files);
-	task_set_comm(me, bprm->filename);
+
+	/* A parent may not signal a process that became more privileged. */
+	if (bprm->secureexec)
+		me->pdeath_signal = 0;
+
+	/*
+	 * Dumpable unless a file of the exec was unreadable, or the caller
+	 * runs with effective ids other than its real ones. (Linux's comment:
+	 * it should look at bprm->secureexec, but user space depends on this.)
+	 * commit_creds below makes the process non-dumpable too if its ids
+	 * change.
+	 */
+	if ((bprm->interp_flags & BINPRM_FLAGS_ENFORCE_NONDUMP) ||
+	    current_euid() != current_uid() || current_egid() != current_gid())
+		me->mm->dumpable = suid_dumpable;
+	else
+		me->mm->dumpable = SUID_DUMP_USER;
+
+	/* Through AT_EMPTY_PATH, the name of the file loaded, not "N". */
+	task_set_comm(me, bprm->comm_from_dentry ? file_name(bprm->file) : bprm->filename);
 	flush_signal_handlers(me);
+
+	/* Install the new credentials. */
+	security_bprm_committing_creds(bprm);
+	commit_creds(bprm->cred);
+	bprm->cred = NULL;
+	security_bprm_committed_creds(bprm);
 
 	/* binfmt_misc 'O': the program, open, for its interpreter (AT_EXECFD).
 	 * Not close-on-exec; the lowest free descriptor. */

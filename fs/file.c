@@ -50,6 +50,11 @@ bool fd_get_cloexec(struct files_struct *files, int fd)
 	return files->close_on_exec[fd / 64] & (1ULL << (fd % 64));
 }
 
+bool get_close_on_exec(int fd)
+{
+	return current->files && fd >= 0 && fd < NR_OPEN && fd_get_cloexec(current->files, fd);
+}
+
 void fd_set_cloexec(struct files_struct *files, int fd, bool on)
 {
 	if (on)

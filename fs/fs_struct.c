@@ -27,6 +27,11 @@ struct fs_struct *fs_get(struct fs_struct *fs)
 	return fs;
 }
 
+int fs_users(const struct fs_struct *fs)
+{
+	return fs->count;
+}
+
 struct fs_struct *fs_dup(struct fs_struct *old)
 {
 	struct fs_struct *fs = kzalloc(sizeof(*fs));

@@ -191,6 +191,11 @@ void generic_fillattr(struct inode *inode, struct kstat *stat)
 
 /* The accessors of include/fs.h, for code outside fs/. */
 struct inode *file_inode(const struct file *file) { return file->f_inode; }
+const char *file_name(const struct file *file) { return file->f_dentry ? file->f_dentry->d_name : ""; }
+bool mnt_may_suid(const struct file *file)
+{
+	return !(file->f_inode->i_sb && (file->f_inode->i_sb->s_flags & SB_NOSUID));
+}
 mode_t inode_mode(const struct inode *inode) { return inode->i_mode; }
 uid_t inode_uid(const struct inode *inode) { return inode->i_uid; }
 gid_t inode_gid(const struct inode *inode) { return inode->i_gid; }

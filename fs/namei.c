@@ -964,16 +964,21 @@ static int open_acc_mode(int flags)
 	return mask;
 }
 
-/* Linux's may_open: what kind of file may be opened how. */
+/*
+ * Linux's may_open: what kind of file may be opened how. Only a regular
+ * file may be opened to run it (MAY_EXEC, execve's open), and not on a
+ * noexec mount: anything else is EACCES before permissions are looked at.
+ */
 static int may_open(struct dentry *d, int acc_mode, int flags)
 {
 	struct inode *inode = d->d_inode;
 
+	(void)flags;
 	if (S_ISLNK(inode->i_mode))
 		return -ELOOP;
 	if (S_ISDIR(inode->i_mode) && (acc_mode & MAY_WRITE))
 		return -EISDIR;
-	if (S_ISDIR(inode->i_mode) && (flags & __FMODE_EXEC))
+	if ((acc_mode & MAY_EXEC) && (!S_ISREG(inode->i_mode) || path_noexec(d)))
 		return -EACCES;
 	return inode_permission(inode, acc_mode);
 }
@@ -1053,7 +1058,7 @@ static int open_last(struct nameidata *nd, int flags, mode_t mode,
 	return 0;
 }
 
-struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
+struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, int at_flags)
 {
 	struct nameidata nd;
 	struct dentry *d = NULL;
@@ -1064,7 +1069,11 @@ struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
 
 	if (flags & O_PATH)
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-	err = nd_init(&nd, dfd, path, 0);
+	/* A final symlink is not followed: open_last gives ELOOP, may_open
+	 * too for one reached through an empty name. */
+	if (at_flags & AT_SYMLINK_NOFOLLOW)
+		flags |= O_NOFOLLOW;
+	err = nd_init(&nd, dfd, path, (at_flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0);
 	if (err)
 		return ERR_PTR(err);
 	err = link_path_walk(&nd);
@@ -1108,6 +1117,11 @@ struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
 		}
 	}
 	return file;
+}
+
+struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode)
+{
+	return do_filp_open_at(dfd, path, flags, mode, 0);
 }
 
 struct file *filp_open(const char *path, int flags, mode_t mode)

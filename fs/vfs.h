@@ -243,12 +243,6 @@ static inline bool path_noexec(const struct dentry *d)
 	return d->d_sb && (d->d_sb->s_flags & SB_NOEXEC);
 }
 
-/* Mounted nosuid: exec ignores set-user-ID and set-group-ID there. */
-static inline bool mnt_may_suid(const struct dentry *d)
-{
-	return !(d->d_sb && (d->d_sb->s_flags & SB_NOSUID));
-}
-
 /* An unlinked dentry called name in parent (reference taken on parent). */
 struct dentry *d_alloc(struct dentry *parent, const char *name, size_t len);
 /* A filesystem's root dentry for inode (takes over the inode reference). */

@@ -86,8 +86,11 @@ int unpack_initramfs(const void *data, size_t len);
  */
 struct file *filp_open(const char *path, int flags, mode_t mode);
 /* The same with a start directory: dfd is AT_FDCWD or a directory
- * descriptor of current (EBADF, ENOTDIR). For execveat. */
+ * descriptor of current (EBADF, ENOTDIR). */
 struct file *do_filp_open(int dfd, const char *path, int flags, mode_t mode);
+/* ... and the flags of an *at() call (execveat): AT_SYMLINK_NOFOLLOW (a
+ * final symlink gives ELOOP), AT_EMPTY_PATH ("" opens dfd's own file). */
+struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, int at_flags);
 /* current's file for descriptor fd with a reference taken, or NULL (fput it). */
 struct file *fget(int fd);
 /* Read from an open file at pos, without moving its offset. Bytes read or -errno. */
@@ -98,6 +101,13 @@ struct file *get_file(struct file *file); /* take another reference */
 char *file_path(struct file *file, char *buf, size_t size);
 void fput(struct file *file);             /* drop a reference */
 struct inode *file_inode(const struct file *file);
+/* The last component of the name the file was opened by ("" if none):
+ * the new name after a rename, the old one after unlink. */
+const char *file_name(const struct file *file);
+/* Not mounted nosuid: exec may honour the file's set-user-ID bit. */
+bool mnt_may_suid(const struct file *file);
+/* Whether current's descriptor fd is closed by exec (FD_CLOEXEC). */
+bool get_close_on_exec(int fd);
 mode_t inode_mode(const struct inode *inode);
 uid_t inode_uid(const struct inode *inode);
 gid_t inode_gid(const struct inode *inode);
@@ -148,6 +158,7 @@ int fd_install_lowest(struct files_struct *files, struct file *file, bool cloexe
 struct fs_struct *fs_alloc_root(void);
 struct fs_struct *fs_dup(struct fs_struct *fs);      /* fork; NULL if no memory */
 struct fs_struct *fs_get(struct fs_struct *fs);      /* share it (CLONE_FS) */
+int fs_users(const struct fs_struct *fs);            /* tasks sharing it */
 void fs_put(struct fs_struct *fs);
 
 /*

@@ -45,7 +45,7 @@
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
 	X(28, madvise) X(26, msync)                                            \
 	/* fs/exec.c */                                                        \
-	X(59, execve)                                                          \
+	X(59, execve) X(322, execveat)                                         \
 	/* kernel/fork.c, kernel/exit.c */                                     \
 	X(57, fork) X(58, vfork) X(56, clone) X(60, exit) X(231, exit_group)   \
 	X(61, wait4) X(247, waitid) X(435, clone3)                             \

@@ -4,7 +4,8 @@
 # Build the initramfs: a cpio "newc" archive, made by the real cpio tool,
 # that boots our kernel and Linux alike. Its root holds every program of
 # USERLAND_DIR at top level (/init, /hello, /show_info, ...), the device
-# nodes /dev/console (5,1) and /dev/null (1,3), empty /proc, /tmp and /etc,
+# nodes /dev/console (5,1) and /dev/null (1,3), the symlink /dev/fd ->
+# /proc/self/fd, empty /proc, /tmp and /etc,
 # the files of userland/rootfs/ as they are, and then OVERLAY_DIR copied on
 # top (make run OVERLAY=dir), and Linux's binfmt_misc.ko when ORACLE_MODULES
 # names the oracle kernel's modules (see below). The root is
@@ -60,6 +61,9 @@ if ! mknod -m 0600 "$root/dev/console" c 5 1 || ! mknod -m 0666 "$root/dev/null"
 	echo "$0: mknod failed (a container without CAP_MKNOD?)" >&2
 	exit 1
 fi
+# /dev/fd/N names descriptor N (fexecve, execveat's /dev/fd/N names, bash's
+# process substitution), through procfs, as udev and initramfs-tools set it up.
+ln -s /proc/self/fd "$root/dev/fd"
 
 # Files that are not compiled (scripts for the exec tests, ...) live in
 # userland/rootfs/ and are copied as they are, modes included.

@@ -38,6 +38,7 @@ struct cred;
 #define EXEC_STACK_SIZE _STK_LIM
 
 /* bprm->interp_flags */
+#define BINPRM_FLAGS_ENFORCE_NONDUMP 0x1   /* a file of the exec is not readable */
 #define BINPRM_FLAGS_PATH_INACCESSIBLE 0x4 /* name came from an O_CLOEXEC fd */
 #define BINPRM_FLAGS_PRESERVE_ARGV0 0x8    /* binfmt_misc 'P' */
 
@@ -58,19 +59,29 @@ struct linux_binprm {
 	uint64_t p;          /* top of the data on the new stack; moves down */
 	uint64_t argmin;     /* p may not go below this: E2BIG */
 	bool have_execfd;    /* binfmt_misc 'O': pass the program as a fd */
-	bool execfd_creds;   /* binfmt_misc 'C': credentials from executable */
-	bool secureexec;     /* AT_SECURE; always false: no set-user-ID yet */
+	/* binfmt_misc 'C': the credentials come from bprm->executable (the
+	 * program), not from bprm->file (its interpreter). bprm_creds_from_file
+	 * honours it; the handler only sets it. */
+	bool execfd_creds;
+	bool secureexec;     /* AT_SECURE: the exec raised privileges */
 	bool point_of_no_return; /* set by begin_new_exec: failing now kills */
+	/* The name came from a descriptor (AT_EMPTY_PATH): the process is named
+	 * after the file it loads, not "N" (Linux 6.12, in Debian's 6.1). */
+	bool comm_from_dentry;
 	struct file *executable; /* the program, when have_execfd */
 	struct file *interpreter; /* set by a handler that rewrote the exec */
 	struct file *file;   /* the file being loaded now */
-	struct cred *cred;   /* new credentials; NULL: no struct cred yet */
-	void *security;      /* a security module's data; we have none */
-	int unsafe;          /* LSM_UNSAFE_* reasons; always 0 here */
+	/* The new program's credentials, made at the start of the exec from
+	 * the caller's (prepare_exec_creds) and installed by begin_new_exec;
+	 * NULL once installed. */
+	struct cred *cred;
+	int unsafe;          /* LSM_UNSAFE_*: why privileges may not be raised */
 	int argc, envc;
 	const char *filename; /* the name as given to execve; never changes */
 	const char *interp;  /* the name of the file being loaded now */
-	const char *fdpath;  /* execveat's /dev/fd/N name; NULL until execveat */
+	/* execveat's name for a file found through a descriptor, "/dev/fd/N"
+	 * or "/dev/fd/N/NAME"; bprm->filename is then this string. */
+	const char *fdpath;
 	unsigned interp_flags; /* BINPRM_FLAGS_* */
 	int execfd;          /* AT_EXECFD, when have_execfd */
 	uint64_t exec;       /* where filename sits on the new stack: AT_EXECFN */
@@ -109,6 +120,9 @@ void init_misc_binfmt(void);   /* fs/binfmt_misc.c */
 
 /* Helpers for the handlers (fs/exec.c). */
 struct file *open_exec(const char *name); /* open a program: EACCES, ETXTBSY... */
+/* The file is not readable by the caller: the new process will not be
+ * dumpable (its user may not look into a program it may not read). */
+void would_dump(struct linux_binprm *bprm, struct file *file);
 /* Push one string under the others on the new stack (E2BIG). argc is the
  * caller's to count. */
 int copy_string_kernel(const char *arg, struct linux_binprm *bprm);
