@@ -45,8 +45,9 @@ USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
 # article's transcripts, which show glibc's strerror texts.
 GLIBC_PROGS := do_execve
 # Programs also built with glibc, as NAME-glibc: the same test through the
-# other C library's threads (glibc's pthread_create uses clone3).
-GLIBC_TOO := threads futex
+# other C library's threads (glibc's pthread_create uses clone3), or its
+# own fexecve.
+GLIBC_TOO := threads futex fexecve
 USER_BINS += $(addprefix $(B)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 
 # The serial line is this terminal, multiplexed with QEMU's monitor: keys
@@ -89,12 +90,12 @@ $(B)/kernel: $(KOBJ) linker.ld scripts/gen-ksyms.sh
 
 userland: $(USER_BINS)
 
-$(B)/userland/%: userland/%.c
+$(B)/userland/%: userland/%.c $(wildcard userland/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $<"
 	@$(if $(filter $*,$(GLIBC_PROGS)),gcc,$(USER_CC)) $(USER_CFLAGS) -o $@ $<
 
-$(B)/userland/%-glibc: userland/%.c
+$(B)/userland/%-glibc: userland/%.c $(wildcard userland/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $<"
 	@gcc $(USER_CFLAGS) -pthread -o $@ $<
