@@ -1029,9 +1029,15 @@ int begin_new_exec(struct linux_binprm *bprm)
 	if (me->files)
 		files_close_on_exec(me->files);
 
-	/* A parent may not signal a process that became more privileged. */
-	if (bprm->secureexec)
+	/*
+	 * A parent may not signal a process that became more privileged, nor
+	 * hand it a stack limit beyond the default to misplace its memory.
+	 */
+	if (bprm->secureexec) {
 		me->pdeath_signal = 0;
+		if (me->rlim[RLIMIT_STACK].cur > _STK_LIM)
+			me->rlim[RLIMIT_STACK].cur = _STK_LIM;
+	}
 
 	/*
 	 * Dumpable unless a file of the exec was unreadable, or the caller
