@@ -384,8 +384,6 @@ long sys_umount2(const char __user *name, int flags)
 		return -EINVAL;
 	if ((flags & MNT_EXPIRE) && (flags & (MNT_FORCE | MNT_DETACH)))
 		return -EINVAL;
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	path = getname(name, false);
 	if (IS_ERR(path))
 		return PTR_ERR(path);
@@ -393,6 +391,11 @@ long sys_umount2(const char __user *name, int flags)
 	putname(path);
 	if (err)
 		return err;
+	/* As Linux: the name is looked up first, then the privilege asked. */
+	if (!capable(CAP_SYS_ADMIN)) {
+		dput(d);
+		return -EPERM;
+	}
 	mnt = d->d_parent == d ? find_mount(d->d_sb) : NULL;
 	if (!mnt || mnt->sb->s_root != d || !mnt->mountpoint) {
 		dput(d);
