@@ -13,7 +13,7 @@
  * configured through two files:
  *   /proc/sys/kernel/execguard/deny   path prefixes, one a line. A write
  *                                     replaces the whole list (an empty
- *                                     write clears it); a prefix matches
+ *                                     line clears it); a prefix matches
  *                                     whole components: "/tmp/x" denies
  *                                     /tmp/x and /tmp/x/y, not /tmp/xy.
  *   /proc/sys/kernel/execguard/log    1: log every exec (the default);
