@@ -1,7 +1,8 @@
 /*
  * cred - changing user and group ids as Linux allows: root may set
- * anything, others only move between the ids they hold. Ends with
- * RLIMIT_NPROC, which binds a non-root user's fork.
+ * anything, others only move between the ids they hold. Supplementary
+ * groups up to Linux's 65536. Ends with RLIMIT_NPROC, which binds a
+ * non-root user's fork.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,11 +27,27 @@ static void check(const char *what, int ret)
 	printf("%s: %s\n", what, ret == 0 ? "ok" : strerror(errno));
 }
 
+/* Up to NGROUPS_MAX (65536) supplementary groups, kept sorted. */
+static void many_groups(void)
+{
+	static gid_t many[65537], got[65537];
+	int n;
+
+	for (int i = 0; i < 65537; i++)
+		many[i] = 100000 - i;
+	check("setgroups(65536 groups, in decreasing order)", setgroups(65536, many));
+	n = getgroups(65537, got);
+	printf("getgroups: %d, from %u to %u\n", n, n > 0 ? got[0] : 0, n > 0 ? got[n - 1] : 0);
+	check("setgroups(65537 groups)", setgroups(65537, many));
+	printf("getgroups(1, list): %d (%s)\n", getgroups(1, got), strerror(errno));
+}
+
 int main(void)
 {
 	gid_t groups[] = { 10, 20 };
 
 	ids("start");
+	many_groups();
 	check("setgroups(2)", setgroups(2, groups));
 	ids("after setgroups");
 	check("setresgid(100, 100, 0)", setresgid(100, 100, 0));
