@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static __attribute__((unused)) const char *ename(int e)
+static inline const char *ename(int e)
 {
 	static const char *const names[] = {
 		[0] = "0", [EPERM] = "EPERM", [ENOENT] = "ENOENT", [ESRCH] = "ESRCH",
@@ -45,7 +45,7 @@ static __attribute__((unused)) const char *ename(int e)
 }
 
 /* A system call's result as the tests print it: its value, or ENAME. */
-static __attribute__((unused)) const char *res(long r)
+static inline const char *res(long r)
 {
 	static char buf[32];
 
@@ -56,7 +56,7 @@ static __attribute__((unused)) const char *res(long r)
 }
 
 /* Print a line and make sure it is out before a fork or an exec. */
-static __attribute__((unused)) void say(const char *fmt, ...)
+static inline void say(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,7 +67,7 @@ static __attribute__((unused)) void say(const char *fmt, ...)
 }
 
 /* Run fn(arg) in a child, titled; report how it ended. */
-static __attribute__((unused)) void run_case(const char *title, int (*fn)(void *), void *arg)
+static inline void run_case(const char *title, int (*fn)(void *), void *arg)
 {
 	int status;
 	pid_t pid;
@@ -91,12 +91,12 @@ static __attribute__((unused)) void run_case(const char *title, int (*fn)(void *
 }
 
 /* A raw execveat: -errno on failure. */
-static __attribute__((unused)) int xexecveat(int dfd, const char *path, char *const argv[], char *const envp[], int flags)
+static inline int xexecveat(int dfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
 	return syscall(SYS_execveat, dfd, path, argv, envp, flags) < 0 ? -errno : 0;
 }
 
-static __attribute__((unused)) void write_file(const char *path, const char *text, mode_t mode)
+static inline void write_file(const char *path, const char *text, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
@@ -108,7 +108,7 @@ static __attribute__((unused)) void write_file(const char *path, const char *tex
 	chmod(path, mode);
 }
 
-static __attribute__((unused)) void copy_file(const char *from, const char *to, mode_t mode)
+static inline void copy_file(const char *from, const char *to, mode_t mode)
 {
 	char buf[8192];
 	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -127,14 +127,14 @@ static __attribute__((unused)) void copy_file(const char *from, const char *to, 
 }
 
 /* /proc, for /proc/self and /dev/fd (a symlink to /proc/self/fd). */
-static __attribute__((unused)) void mount_proc(void)
+static inline void mount_proc(void)
 {
 	mkdir("/proc", 0555);
 	mount("proc", "/proc", "proc", 0, NULL);
 }
 
 /* Become uid/gid, with no supplementary groups but those given. */
-static __attribute__((unused)) void become(uid_t uid, gid_t gid, int ngroups, const gid_t *groups)
+static inline void become(uid_t uid, gid_t gid, int ngroups, const gid_t *groups)
 {
 	if (setgroups(ngroups, groups) < 0 || setresgid(gid, gid, gid) < 0 ||
 	    setresuid(uid, uid, uid) < 0) {
