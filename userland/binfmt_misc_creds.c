@@ -1,8 +1,8 @@
 #define _GNU_SOURCE
 /*
  * binfmt_misc_creds - flag C: the new credentials come from the program,
- * not from the interpreter (test binfmt_misc_creds, in tests/pending/ until
- * exec changes credentials: set-user-ID at exec, bprm_fill_uid).
+ * not from the interpreter (test binfmt_misc_creds; fs/exec.c's
+ * bprm_creds_from_file honours bprm->execfd_creds).
  *
  * As uid 1000, runs /tmp/suid (root's, mode 4755, starting "BMSU") through
  * entries whose interpreter is this program, which then prints its ids:
