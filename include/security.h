@@ -91,7 +91,8 @@ int cap_task_fix_setuid(struct cred *new, const struct cred *old, int flags);
 int cap_ptrace_access_check(struct task *t, unsigned mode);
 /* prctl's capability options (PR_CAPBSET_*, PR_CAP_AMBIENT, PR_*_KEEPCAPS,
  * PR_*_SECUREBITS); -ENOSYS for an option that is not one of them. */
-long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3);
+long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+		    unsigned long arg5);
 
 /*
  * May current look into t (its memory maps, environment, open files, the

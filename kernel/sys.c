@@ -346,13 +346,14 @@ long sys_getrusage(int who, void __user *ru)
 
 /* The basic options; the rest are not supported (EINVAL, as Linux for an
  * unknown option). */
-long sys_prctl(int option, unsigned long arg2, unsigned long arg3)
+long sys_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+	       unsigned long arg5)
 {
 	char name[TASK_COMM_LEN];
 	long ret;
 
 	/* The capability options first, as Linux asks its security modules. */
-	ret = cap_task_prctl(option, arg2, arg3);
+	ret = cap_task_prctl(option, arg2, arg3, arg4, arg5);
 	if (ret != -ENOSYS)
 		return ret;
 	switch (option) {
@@ -382,7 +383,7 @@ long sys_prctl(int option, unsigned long arg2, unsigned long arg3)
 	case PR_GET_NAME:
 		return copy_to_user((void __user *)arg2, current->comm, sizeof(current->comm));
 	case PR_SET_NO_NEW_PRIVS:
-		if (arg2 != 1)
+		if (arg2 != 1 || arg3 || arg4 || arg5)
 			return -EINVAL;
 		current->no_new_privs = true;
 		return 0;

@@ -30,7 +30,6 @@
 #include <linux/binfmts.h>
 #include <sched.h>
 #include <security.h>
-#include <vm.h>
 
 /*
  * Root's capabilities at exec (Linux's handle_privileged_root): root, by
@@ -197,7 +196,8 @@ static void raise_ambient(struct cred *new, unsigned long cap) { new->cap_ambien
 static void lower_ambient(struct cred *new, unsigned long cap) { new->cap_ambient &= ~CAP_TO_MASK(cap); }
 static void clear_ambient(struct cred *new, unsigned long unused) { (void)unused; new->cap_ambient = 0; }
 
-long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3)
+long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned long arg4,
+		    unsigned long arg5)
 {
 	const struct cred *cred = current_cred();
 
@@ -222,8 +222,8 @@ long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3)
 		return change_caps(drop_bset, arg2);
 	case PR_CAP_AMBIENT:
 		if (arg2 == PR_CAP_AMBIENT_CLEAR_ALL)
-			return arg3 ? -EINVAL : change_caps(clear_ambient, 0);
-		if (!cap_valid(arg3))
+			return (arg3 | arg4 | arg5) ? -EINVAL : change_caps(clear_ambient, 0);
+		if (!cap_valid(arg3) || arg4 || arg5)
 			return -EINVAL;
 		if (arg2 == PR_CAP_AMBIENT_IS_SET)
 			return cap_raised(cred->cap_ambient, arg3);
