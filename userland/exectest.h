@@ -126,9 +126,12 @@ static inline void copy_file(const char *from, const char *to, mode_t mode)
 	chmod(to, mode);
 }
 
-/* /proc, for /proc/self and /dev/fd (a symlink to /proc/self/fd). */
+/* /proc, for /proc/self and /dev/fd (a symlink to /proc/self/fd), unless
+ * it is there already (mounted again, it would hide what is mounted in it). */
 static inline void mount_proc(void)
 {
+	if (access("/proc/self", F_OK) == 0)
+		return;
 	mkdir("/proc", 0555);
 	mount("proc", "/proc", "proc", 0, NULL);
 }

@@ -4,6 +4,7 @@
  * result: EPERM, EACCES, ... or "ok" (a few rows show what the user may
  * do, next to what it may not). Expected output from Linux.
  *
+ * Run after /bm_setup (binfmt_misc mounted, as a Debian system has it).
  * Root prepares files in /tmp/m (root's and uid 1001's) and in the sticky
  * /tmp, and starts two sleeping processes, one root's, one uid 1001's, as
  * targets for kill and prlimit. A child then becomes uid 1000 and tries
@@ -190,6 +191,12 @@ static int as_user(void *unused)
 	row_open("open /proc/sys/kernel/hostname for writing", "/proc/sys/kernel/hostname", O_WRONLY);
 	row_open("open /proc/sys/kernel/domainname for writing", "/proc/sys/kernel/domainname", O_WRONLY);
 	row_open("open /proc/sys/kernel/hostname for reading", "/proc/sys/kernel/hostname", O_RDONLY);
+	row_open("open /proc/sys/kernel/modprobe for writing", "/proc/sys/kernel/modprobe", O_WRONLY);
+	row_open("open /proc/sys/fs/binfmt_misc/register for writing",
+		 "/proc/sys/fs/binfmt_misc/register", O_WRONLY);
+	row_open("open /proc/sys/fs/binfmt_misc/status for writing",
+		 "/proc/sys/fs/binfmt_misc/status", O_WRONLY);
+	row("umount /proc/sys/fs/binfmt_misc", umount("/proc/sys/fs/binfmt_misc"));
 	{
 		int p[2];
 		if (pipe(p) == 0) {
