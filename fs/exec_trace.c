@@ -28,6 +28,7 @@
  * Addresses are exact: this kernel does not randomize the stack, so the
  * same exec prints the same lines on every boot.
  */
+#include <cred.h>
 #include <elf.h>
 #include <errno.h>
 #include <kernel.h>
@@ -348,8 +349,13 @@ void exec_trace_done(struct linux_binprm *bprm, int retval)
 		T("execve %s failed: -%s (%d), the caller goes on unchanged", shown,
 		  errname(-retval), -retval);
 	} else {
+		const struct cred *c = current_cred();
+
 		T("execve %s done: rip 0x%lx, rsp 0x%lx; the new stack:", shown,
 		  current->tf->rip, bprm->p);
 		show_new_stack(bprm);
+		T("  runs as uid %u/%u/%u gid %u/%u/%u (real/effective/saved), CapEff %016lx%s",
+		  c->uid, c->euid, c->suid, c->gid, c->egid, c->sgid,
+		  (unsigned long)c->cap_effective, bprm->secureexec ? ", AT_SECURE" : "");
 	}
 }
