@@ -103,6 +103,7 @@ struct sighand_struct {
 /* signal_struct flags, as Linux's. */
 #define SIGNAL_STOP_STOPPED 0x1  /* the group is stopped */
 #define SIGNAL_GROUP_EXIT 0x4    /* exit_group or a fatal signal: all threads die */
+#define SIGNAL_UNKILLABLE 0x40   /* init: signals it does not handle are dropped */
 
 /* What the threads of one process share (Linux's struct signal_struct). */
 struct signal_struct {

@@ -202,16 +202,6 @@ static void task_setup_kernel_start(struct task *t, void (*fn)(void *), void *ar
 	t->ksp = (uint64_t)sf;
 }
 
-/*
- * A new process that starts in the kernel, running fn(arg) on its own
- * stack, and is meant to become a user program there with kernel_execve
- * (Linux: user_mode_thread, used by the usermode helper, kernel/umh.c).
- * It is root, in session 0 and process group 0, with no open files, the
- * real root as root and working directory, umask 022 and Linux's default
- * limits: what a child of Linux's kernel threads gets. It has no parent
- * process: the kernel waits for it. Not yet runnable; NULL if out of
- * memory or tasks.
- */
 /* Make t a process of its own: one thread, its signal state, default
  * handlers. 0 or -ENOMEM. */
 static int init_process(struct task *t)
@@ -228,6 +218,16 @@ static int init_process(struct task *t)
 	return 0;
 }
 
+/*
+ * A new process that starts in the kernel, running fn(arg) on its own
+ * stack, and is meant to become a user program there with kernel_execve
+ * (Linux: user_mode_thread, used by the usermode helper, kernel/umh.c).
+ * It is root, in session 0 and process group 0, with no open files, the
+ * real root as root and working directory, umask 022 and Linux's default
+ * limits: what a child of Linux's kernel threads gets. It has no parent
+ * process: the kernel waits for it. Not yet runnable; NULL if out of
+ * memory or tasks.
+ */
 struct task *user_mode_thread(void (*fn)(void *), void *arg)
 {
 	struct task *t;
@@ -291,6 +291,9 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	t->fs = fs_alloc_root();
 	if (!t->files || !t->fs || init_process(t))
 		panic("out of memory creating init");
+	/* Signals init has no handler for do nothing to it, SIGKILL
+	 * included: only its own fault can kill it. */
+	t->signal->flags |= SIGNAL_UNKILLABLE;
 	/* fds 0, 1 and 2 on /dev/console, as Linux's console_on_rootfs(). */
 	struct file *console = open_console();
 	if (IS_ERR(console)) {

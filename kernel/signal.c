@@ -124,9 +124,15 @@ static bool handler_ignores(uint64_t handler, int sig)
  * ignored: it may be unblocked, or waited for with sigwait, later. */
 static bool sig_ignored(struct task *t, int sig)
 {
+	uint64_t handler = sigaction_of(t, sig)->handler;
+
 	if ((t->blocked | t->real_blocked) & sigmask(sig))
 		return false;
-	return handler_ignores(sigaction_of(t, sig)->handler, sig);
+	/* init takes only the signals it handles (a fault clears the flag:
+	 * force_sig_fault). */
+	if ((t->signal->flags & SIGNAL_UNKILLABLE) && handler == SIG_DFL)
+		return true;
+	return handler_ignores(handler, sig);
 }
 
 /* Does sig, unhandled, end the process (its action is to terminate)? */
@@ -311,6 +317,8 @@ void force_sig_fault(int sig, int code, uint64_t addr)
 		ka->handler = SIG_DFL;
 		t->blocked &= ~sigmask(sig);
 	}
+	if (ka->handler == SIG_DFL) /* even init dies of its own fault */
+		t->signal->flags &= ~SIGNAL_UNKILLABLE;
 	struct ksiginfo info = { .si_signo = sig, .si_code = code };
 	info.si_addr = addr;
 	send_sig_info(&info, t, false);
@@ -582,6 +590,9 @@ void prepare_return_to_user(struct trapframe *tf)
 			continue;
 		if (ka->handler == SIG_DFL) {
 			if (IGNORED_BY_DEFAULT & sigmask(sig))
+				continue;
+			/* init: one that was blocked when sent, since unblocked */
+			if ((s->flags & SIGNAL_UNKILLABLE) && !(UNBLOCKABLE & sigmask(sig)))
 				continue;
 			if (STOP_SIGNALS & sigmask(sig)) {
 				do_signal_stop(sig);
