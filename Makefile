@@ -24,17 +24,20 @@ APPEND ?= console=ttyS0
 
 B := build
 
+# uname -r; modules are installed in /lib/modules/$(KERNELRELEASE).
+KERNELRELEASE := 6.1.0-execve
+
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
 	-mno-sse -mno-sse2 -mno-mmx -mno-80387 -mgeneral-regs-only \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -Iinclude \
-	-MMD -MP
+	-MMD -MP -DUTS_RELEASE='"$(KERNELRELEASE)"'
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.
-KDIRS := boot kernel kernel/time mm fs fs/proc security
+KDIRS := boot kernel kernel/module kernel/time mm fs fs/proc security
 KSRC := $(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 

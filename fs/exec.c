@@ -67,6 +67,7 @@
 #include <kernel.h>
 #include <linux/binfmts.h>
 #include <linux/kmod.h>
+#include <linux/module.h>
 #include <mm.h>
 #include <sched.h>
 #include <security.h>
@@ -899,7 +900,11 @@ static int search_binary_handler(struct linux_binprm *bprm)
 	retval = -ENOENT; /* no handler registered at all */
 retry:
 	for (fmt = formats; fmt; fmt = fmt->next) {
+		/* A handler in a module being unloaded is skipped. */
+		if (!try_module_get(fmt->module))
+			continue;
 		retval = fmt->load_binary(bprm);
+		module_put(fmt->module);
 		exec_trace_handler(bprm, fmt, retval);
 		if (bprm->point_of_no_return || retval != -ENOEXEC)
 			return retval;

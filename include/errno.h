@@ -45,8 +45,9 @@
 #define ENOMSG 42
 #define ENODATA 61
 #define ETIME 62
-#define ELIBBAD 80
+#define EBADMSG 74
 #define EOVERFLOW 75
+#define ELIBBAD 80
 #define ENOTSOCK 88
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110

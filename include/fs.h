@@ -96,6 +96,13 @@ struct file *fget(int fd);
 /* Read from an open file at pos, without moving its offset. Bytes read or -errno. */
 ssize_t kernel_read(struct file *file, void *buf, size_t count, loff_t pos);
 ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t pos);
+/*
+ * All of descriptor fd's regular file into a vmalloc'd buffer (*buf; vfree
+ * it): its size, or -EBADF (not open for reading), -EINVAL (not a regular
+ * file, or empty), -ETXTBSY (open for writing), -EFBIG (over max_size),
+ * -ENOMEM. For finit_module (fs/kernel_read_file.c).
+ */
+ssize_t kernel_read_file_from_fd(int fd, void **buf, size_t max_size);
 struct file *get_file(struct file *file); /* take another reference */
 /* The path of an open file, for messages: written at the end of buf. */
 char *file_path(struct file *file, char *buf, size_t size);

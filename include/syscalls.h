@@ -80,7 +80,9 @@
 	X(229, clock_getres) X(96, gettimeofday)                               \
 	X(201, time)                                                           \
 	/* kernel/time/itimer.c */                                              \
-	X(37, alarm) X(36, getitimer) X(38, setitimer)
+	X(37, alarm) X(36, getitimer) X(38, setitimer)                         \
+	/* kernel/module/main.c */                                             \
+	X(175, init_module) X(313, finit_module) X(176, delete_module)
 
 typedef long (*syscall_fn)(long, long, long, long, long, long);
 

@@ -5,6 +5,8 @@
  */
 #include <kernel.h>
 #include <ksyms.h>
+#include <linux/module.h>
+#include <vmalloc.h>
 
 struct ksym {
 	uint64_t addr;
@@ -15,8 +17,26 @@ extern const uint64_t ksyms_count __attribute__((weak));
 extern const struct ksym ksyms_table[] __attribute__((weak));
 extern const char ksyms_names[] __attribute__((weak));
 
+/* An address in a module's code: "function [module]" (one buffer: this
+ * is only for the oops report). */
+static const char *module_ksym_lookup(uint64_t addr, uint64_t *offset)
+{
+	static char buf[128];
+	const char *modname, *name;
+	unsigned long off;
+
+	name = module_address_lookup(addr, &off, &modname);
+	if (!name)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s [%s]", name, modname);
+	*offset = off;
+	return buf;
+}
+
 const char *ksym_lookup(uint64_t addr, uint64_t *offset)
 {
+	if (addr >= MODULES_VADDR)
+		return module_ksym_lookup(addr, offset);
 	if (!&ksyms_count || ksyms_count == 0 || addr < ksyms_table[0].addr)
 		return NULL;
 	uint64_t lo = 0, hi = ksyms_count - 1;

@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <linux/binfmts.h>
 #include <linux/kmod.h>
+#include <linux/module.h>
 #include <mm.h>
 #include <sched.h>
 #include <security.h>
@@ -51,6 +52,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	sched_init();
 	vfs_init();
 	security_init();
+	proc_modules_init();
 	utsname_init();
 	kmod_init();
 	exec_init();

@@ -23,7 +23,7 @@ struct new_utsname {
 static struct new_utsname uts = {
 	.sysname = "Linux",
 	.nodename = "(none)",
-	.release = "6.1.0-execve",
+	.release = UTS_RELEASE, /* the Makefile's KERNELRELEASE */
 	.version = "#1 teaching kernel",
 	.machine = "x86_64",
 	.domainname = "(none)",

@@ -24,6 +24,9 @@ void *kzalloc(size_t n) { void *p = calloc(1, n ? n : 1); if (p) nr_allocs++; re
 void kfree(void *p) { if (p) { nr_allocs--; free(p); } }
 void *alloc_page(void) { void *p = aligned_alloc(4096, 4096); memset(p, 0, 4096); nr_pages++; return p; }
 void free_page(void *p) { nr_pages--; free(p); }
+/* (fs/kernel_read_file.c's buffers) */
+void *vmalloc(size_t n) { return kzalloc(n); }
+void vfree(const void *p) { kfree((void *)p); }
 /* ramfs drops its pages with put_page, since mmap may share them (mm/fault.c);
  * nothing here maps one, so a page has one owner and get_page is never called. */
 void put_page(void *p) { free_page(p); }

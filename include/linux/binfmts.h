@@ -12,6 +12,7 @@
 
 struct file;
 struct mm;
+struct module;
 struct trapframe;
 struct cred;
 
@@ -103,6 +104,10 @@ struct linux_binprm {
  */
 struct linux_binfmt {
 	struct linux_binfmt *next; /* the registry's list (Linux: list_head lh) */
+	/* The loadable module the handler is in (THIS_MODULE), NULL if built
+	 * in: search_binary_handler holds a reference on it while
+	 * load_binary runs, so the module cannot be unloaded meanwhile. */
+	struct module *module;
 	const char *name;          /* for the exec trace; Linux has no such field */
 	int (*load_binary)(struct linux_binprm *bprm);
 };
