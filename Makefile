@@ -22,10 +22,19 @@ ACCEL ?= tcg
 OVERLAY ?=
 APPEND ?= console=ttyS0
 
-B := build
-
 # uname -r; modules are installed in /lib/modules/$(KERNELRELEASE).
 KERNELRELEASE := 6.1.0-execve
+
+B := build
+# What does not depend on the kernel's configuration (user programs,
+# Debian's packages, host tools) is built once, here.
+U := build
+
+# Kbuild's list of modules (obj-m): the example module and the test
+# modules of modules/.
+obj-m += $(patsubst %.c,%.o,$(wildcard modules/*.c modules/test/*.c))
+# What could be a module but is built in (for modprobe: "is builtin").
+MODULES_BUILTIN := kernel/fs/binfmt_elf.ko kernel/fs/binfmt_script.ko
 
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
@@ -41,8 +50,12 @@ KDIRS := boot kernel kernel/module kernel/time mm fs fs/proc security
 KSRC := $(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 
+# Each module NAME.ko is built from one NAME.c, under $(B)/mod/.
+MOD_OBJ := $(addprefix $(B)/mod/,$(obj-m))
+MOD_KO := $(MOD_OBJ:.o=.ko)
+
 USER_PROGS := $(patsubst userland/%.c,%,$(wildcard userland/*.c))
-USER_BINS := $(addprefix $(B)/userland/,$(USER_PROGS))
+USER_BINS := $(addprefix $(U)/userland/,$(USER_PROGS))
 USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
 # Programs linked with glibc (gcc -static) rather than musl, for the
 # article's transcripts, which show glibc's strerror texts.
@@ -51,7 +64,7 @@ GLIBC_PROGS := do_execve
 # other C library's threads (glibc's pthread_create uses clone3), or its
 # own fexecve.
 GLIBC_TOO := threads futex fexecve
-USER_BINS += $(addprefix $(B)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
+USER_BINS += $(addprefix $(U)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 
 # The serial line is this terminal, multiplexed with QEMU's monitor: keys
 # such as ^C and ^Z go to the guest (signal=off), Ctrl-A X quits QEMU.
@@ -66,8 +79,8 @@ QEMU_MACHINE += -cpu host
 endif
 QEMU_FLAGS := $(QEMU_MACHINE) $(CONSOLE)
 
-.PHONY: all kernel userland initramfs iso run run-kernel test unit bench oracle gdb setup clean
-all: kernel userland initramfs
+.PHONY: all kernel modules userland initramfs iso run run-kernel test unit bench oracle gdb setup clean
+all: kernel modules userland initramfs
 
 kernel: $(B)/kernel
 
@@ -91,57 +104,85 @@ $(B)/kernel: $(KOBJ) linker.ld scripts/gen-ksyms.sh
 	@$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $(B)/ksyms.S -o $(B)/ksyms.o
 	@$(LD) $(KLDFLAGS) -o $@ $(KOBJ) $(B)/ksyms.o
 
+# ---- modules (docs/modules.md) ----
+# Compiled as the kernel is (-mcmodel=kernel: they run in the kernel's top
+# 2 GiB), with MODULE defined; modpost.sh then checks their symbols and
+# writes each one's NAME.mod.c (its struct module and .modinfo), and
+# "ld -r" makes NAME.o + NAME.mod.o one relocatable object: NAME.ko.
+modules: $(MOD_KO)
+
+$(B)/mod/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"
+	@$(CC) $(KCFLAGS) -DMODULE -DKBUILD_MODNAME='"$(notdir $*)"' -c $< -o $@
+
+$(B)/mod/.modpost: $(MOD_OBJ) $(B)/kernel scripts/modpost.sh
+	@echo "  MODPOST"
+	@scripts/modpost.sh $(NM) $(B)/kernel $(B)/mod $(MOD_OBJ)
+	@touch $@
+
+$(B)/mod/%.mod.o: $(B)/mod/.modpost
+	@$(CC) $(KCFLAGS) -DMODULE -DKBUILD_MODNAME='"$(notdir $*)"' -c $(B)/mod/$*.mod.c -o $@
+
+.SECONDARY: $(MOD_OBJ:.o=.mod.o)
+$(B)/mod/%.ko: $(B)/mod/%.o $(B)/mod/%.mod.o scripts/module.lds
+	@echo "  LD [M]  $@"
+	@$(LD) -r -T scripts/module.lds -o $@ $(B)/mod/$*.o $(B)/mod/$*.mod.o
+
 userland: $(USER_BINS)
 
-$(B)/userland/%: userland/%.c $(wildcard userland/*.h)
+$(U)/userland/%: userland/%.c $(wildcard userland/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $<"
 	@$(if $(filter $*,$(GLIBC_PROGS)),gcc,$(USER_CC)) $(USER_CFLAGS) -o $@ $<
 
-$(B)/userland/%-glibc: userland/%.c $(wildcard userland/*.h)
+$(U)/userland/%-glibc: userland/%.c $(wildcard userland/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $<"
 	@gcc $(USER_CFLAGS) -pthread -o $@ $<
 
 # The initramfs holds Debian's busybox-static as /bin/sh and its applets,
-# fetched once into $(B)/busybox (scripts/fetch-busybox.sh; without network
-# the archive is made without it). WITH_BUSYBOX=no leaves it out. Once
-# the oracle's Linux has been fetched (make oracle), its binfmt_misc.ko
-# goes in too, for the binfmt_misc tests to load on Linux.
+# fetched once into $(U)/busybox (scripts/fetch-busybox.sh; without network
+# the archive is made without it). WITH_BUSYBOX=no leaves it out. The
+# modules go to /lib/modules (scripts/modules-install.sh), and once the
+# oracle's Linux has been fetched (make oracle), a few of its own modules
+# too, binfmt_misc.ko among them, for the tests to load on Linux.
 WITH_BUSYBOX ?= yes
-BUSYBOX_BIN := $(B)/busybox/root/bin/busybox
+BUSYBOX_BIN := $(U)/busybox/root/bin/busybox
 
 # Debian's qemu-user-static, fetched the same way (scripts/fetch-qemu-user.sh):
 # only its qemu-aarch64-static goes in, to run /hello-aarch64, a tiny aarch64
 # program that a host program writes byte by byte. WITH_QEMU_USER=no leaves
 # the emulator out.
 WITH_QEMU_USER ?= yes
-QEMU_AARCH64_BIN := $(B)/qemu-user/root/usr/bin/qemu-aarch64-static
+QEMU_AARCH64_BIN := $(U)/qemu-user/root/usr/bin/qemu-aarch64-static
 
-$(B)/host/mkhello-aarch64: scripts/host/mkhello-aarch64.c
+$(U)/host/mkhello-aarch64: scripts/host/mkhello-aarch64.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
 	@gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
-$(B)/userland/hello-aarch64: $(B)/host/mkhello-aarch64
+$(U)/userland/hello-aarch64: $(U)/host/mkhello-aarch64
 	@echo "  GEN     $@"
 	@$< $@ && chmod 0755 $@
 
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) $(B)/userland/hello-aarch64 scripts/mkinitramfs.sh \
-		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh \
-		$(shell find userland/rootfs 2>/dev/null) FORCE
+$(B)/initramfs.cpio: $(USER_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
+		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh scripts/modules-install.sh \
+		scripts/depmod.sh $(shell find userland/rootfs 2>/dev/null) FORCE
 ifeq ($(WITH_BUSYBOX),yes)
-	@scripts/fetch-busybox.sh $(B)/busybox
+	@scripts/fetch-busybox.sh $(U)/busybox
 endif
 ifeq ($(WITH_QEMU_USER),yes)
-	@scripts/fetch-qemu-user.sh $(B)/qemu-user
+	@scripts/fetch-qemu-user.sh $(U)/qemu-user
 endif
+	@echo "  INSTALL $(B)/modules-root/lib/modules/$(KERNELRELEASE)"
+	@scripts/modules-install.sh $(OBJCOPY) $(NM) $(B)/modules-root $(KERNELRELEASE) $(B)/mod \
+		$(MODULES_BUILTIN)
 	@echo "  CPIO    $@"
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
 		QEMU_AARCH64=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -x $(QEMU_AARCH64_BIN) && echo $(QEMU_AARCH64_BIN))) \
-		ORACLE_MODULES=$(B)/oracle/root/lib/modules \
-		scripts/mkinitramfs.sh $@ $(B)/userland $(OVERLAY)
+		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland $(OVERLAY)
 
 iso: $(B)/os.iso
 $(B)/os.iso: $(B)/kernel $(B)/initramfs.cpio scripts/mkiso.sh
@@ -186,4 +227,4 @@ clean:
 	rm -rf $(B)
 
 FORCE:
--include $(KOBJ:.o=.d)
+-include $(KOBJ:.o=.d) $(MOD_OBJ:.o=.d)

@@ -7,9 +7,11 @@
 # nodes /dev/console (5,1) and /dev/null (1,3), the symlink /dev/fd ->
 # /proc/self/fd, empty /proc, /tmp and /etc,
 # the files of userland/rootfs/ as they are, and then OVERLAY_DIR copied on
-# top (make run OVERLAY=dir), and Linux's binfmt_misc.ko when ORACLE_MODULES
-# names the oracle kernel's modules (see below). The root is
+# top (make run OVERLAY=dir). The root is
 # staged in the directory of OUT.cpio, as initramfs-root/.
+#
+# MODULES_TREE=DIR (the build's modules, laid out by modules-install.sh)
+# is copied in before the overlay: DIR/lib/modules/RELEASE/...
 #
 # BUSYBOX=PATH (the binary of Debian's busybox-static, see fetch-busybox.sh)
 # adds /bin/busybox and its applet links as Debian's initramfs-tools does
@@ -76,22 +78,12 @@ if [ -n "${QEMU_AARCH64:-}" ]; then
 	install -m 0755 "$QEMU_AARCH64" "$root/qemu-aarch64-static"
 fi
 
-if [ -n "$overlay" ]; then
-	cp -a "$overlay/." "$root/"
+if [ -n "${MODULES_TREE:-}" ]; then
+	cp -a "$MODULES_TREE/." "$root/"
 fi
 
-# ORACLE_MODULES=DIR (the oracle kernel's lib/modules, see oracle.sh): its
-# binfmt_misc.ko goes to /lib/modules/VERSION/kernel/fs/, where Debian has
-# it. Linux has binfmt_misc as a module; the binfmt_misc tests load it
-# (userland/bm_setup.c) before mounting the filesystem. Our kernel has it
-# built in and ignores the file.
-if [ -n "${ORACLE_MODULES:-}" ]; then
-	for ko in "$ORACLE_MODULES"/*/kernel/fs/binfmt_misc.ko; do
-		[ -f "$ko" ] || continue
-		rel=${ko#"$ORACLE_MODULES"/}
-		mkdir -p "$root/lib/modules/$(dirname "$rel")"
-		install -m 0644 "$ko" "$root/lib/modules/$rel"
-	done
+if [ -n "$overlay" ]; then
+	cp -a "$overlay/." "$root/"
 fi
 
 # Last, as initramfs-tools runs its busybox hook last: an applet link never
