@@ -10,6 +10,9 @@
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
 #
 # CROSS=x86_64-elf- selects a cross toolchain; the default is the host's.
+# MODULES=y builds the formats Linux lets be modules (binfmt_script) as
+# loadable modules instead of into the kernel; that build lives in
+# build/modules-y/ (make run MODULES=y boots it).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -25,16 +28,28 @@ APPEND ?= console=ttyS0
 # uname -r; modules are installed in /lib/modules/$(KERNELRELEASE).
 KERNELRELEASE := 6.1.0-execve
 
+# Linux's tristate options: y builds the file into the kernel, m makes it
+# a module (NAME.ko), loaded at run time. MODULES=y makes them all m.
+MODULES ?= n
+ifeq ($(MODULES),y)
+B := build/modules-y
+TRISTATE := m
+else
 B := build
+TRISTATE := y
+endif
+CONFIG_BINFMT_SCRIPT := $(TRISTATE)
+
 # What does not depend on the kernel's configuration (user programs,
-# Debian's packages, host tools) is built once, here.
+# Debian's packages, host tools) is built once, in build/.
 U := build
 
-# Kbuild's list of modules (obj-m): the example module and the test
-# modules of modules/.
+# Kbuild's lists: obj-y is linked into the kernel, obj-m are modules. The
+# example module and the test modules of modules/ are always modules.
+obj-$(CONFIG_BINFMT_SCRIPT) += fs/binfmt_script.o
 obj-m += $(patsubst %.c,%.o,$(wildcard modules/*.c modules/test/*.c))
 # What could be a module but is built in (for modprobe: "is builtin").
-MODULES_BUILTIN := kernel/fs/binfmt_elf.ko kernel/fs/binfmt_script.ko
+MODULES_BUILTIN := kernel/fs/binfmt_elf.ko $(patsubst %.o,kernel/%.ko,$(filter fs/binfmt_%,$(obj-y)))
 
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
@@ -42,12 +57,13 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -Iinclude \
-	-MMD -MP -DUTS_RELEASE='"$(KERNELRELEASE)"'
+	-MMD -MP -DUTS_RELEASE='"$(KERNELRELEASE)"' \
+	$(if $(filter y,$(CONFIG_BINFMT_SCRIPT)),-DCONFIG_BINFMT_SCRIPT,-DCONFIG_BINFMT_SCRIPT_MODULE)
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.
 KDIRS := boot kernel kernel/module kernel/time mm fs fs/proc security
-KSRC := $(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c))
+KSRC := $(filter-out $(obj-m:.o=.c),$(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c)))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 
 # Each module NAME.ko is built from one NAME.c, under $(B)/mod/.
@@ -199,8 +215,10 @@ run: setup
 run-kernel: all
 	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(B)/initramfs.cpio -append "$(APPEND)"
 
+# The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
 test: setup
 	$(MAKE) all
+	$(MAKE) all MODULES=y
 	$(MAKE) unit
 	tests/run.sh
 

@@ -59,19 +59,38 @@
 #include <fs.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <linux/module.h>
 #include <string.h>
 
 static int load_script(struct linux_binprm *bprm);
 
 static struct linux_binfmt script_format = {
+	.module = THIS_MODULE,
 	.name = "script",
 	.load_binary = load_script,
 };
 
-void init_script_binfmt(void)
+/*
+ * Built in (the default), exec_init calls this at boot. Built as a module
+ * (make MODULES=y), it runs when binfmt_script.ko is loaded. Linux asks
+ * for no module by name when a "#!" file finds no handler: its first four
+ * bytes are printable (search_binary_handler), so, as Linux's Kconfig
+ * warns, a system whose scripts must run loads this module early.
+ */
+int __init init_script_binfmt(void)
 {
 	register_binfmt(&script_format);
+	return 0;
 }
+
+static void __exit exit_script_binfmt(void)
+{
+	unregister_binfmt(&script_format);
+}
+
+module_init(init_script_binfmt);
+module_exit(exit_script_binfmt);
+MODULE_LICENSE("GPL");
 
 /* Only these two are blanks in a "#!" line. */
 static bool spacetab(char c)

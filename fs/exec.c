@@ -128,7 +128,9 @@ void unregister_binfmt(struct linux_binfmt *fmt)
  */
 void exec_init(void)
 {
+#ifdef CONFIG_BINFMT_SCRIPT /* else it is a module: binfmt_script.ko */
 	init_script_binfmt();
+#endif
 	init_elf_binfmt();
 	init_misc_binfmt(); /* in front of both */
 	exec_trace_init();

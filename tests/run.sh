@@ -23,6 +23,10 @@
 #   NAME.requires  optional: paths, one a line (e.g. /bin/busybox), that
 #                  the initramfs must hold; else the test is skipped (as
 #                  when busybox could not be downloaded)
+#   NAME.build     optional: the make variables of the build the test boots,
+#                  "MODULES=y": build/modules-y/kernel and its initramfs
+#                  (make MODULES=y; make test builds both). The oracle
+#                  boots Linux with that initramfs.
 # Every expected file is what Linux printed (scripts/oracle.sh --update).
 #
 # Tests that do not pass on our kernel yet wait in tests/pending/ (same
@@ -60,11 +64,24 @@ export CASES ACCEL KERNEL INITRD LOG_DIR ORACLE UPDATE TIMEOUT
 # The words of a file, on one line.
 words() { tr -s ' \t\n' '   ' < "$1" | sed 's/^ //; s/ $//'; }
 
+# build_dir NAME: the build directory of test NAME's NAME.build ("MODULES=y"
+# gives build/modules-y, as the Makefile names it), or nothing.
+build_dir() {
+	[ -f "$CASES/$1.build" ] && echo "build/$(words "$CASES/$1.build" | tr 'A-Z =' 'a-z--')"
+	true
+}
+
 # Run one test; write its report to $LOG_DIR/NAME.result and print it.
 run_one() {
 	local name=$1 base=$CASES/$1 log=$LOG_DIR/$1
 	local append=$DEFAULT_APPEND args status=0 want=0 fails=()
 	local cpu=(-cpu "max,la57=off")
+	local KERNEL=$KERNEL INITRD=$INITRD dir
+	dir=$(build_dir "$name")
+	if [ -n "$dir" ]; then
+		INITRD=$dir/initramfs.cpio
+		[ "$ORACLE" = 1 ] || KERNEL=$dir/kernel
+	fi
 
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
 	[ -f "$base.append" ] && append=$(words "$base.append")
@@ -170,18 +187,26 @@ else
 	done
 fi
 
-# missing NAME: print the first path of NAME.requires that the initramfs
-# lacks (the archive's list is read once).
-archive_list=
+# missing NAME: why NAME cannot run: the first path of NAME.requires that
+# the initramfs lacks (each archive's list is read once), or the test's
+# NAME.build was not built. Nothing if it can.
+declare -A archive_list=()
 missing() {
-	local path
+	local path initrd=$INITRD dir
+	dir=$(build_dir "$1")
+	[ -n "$dir" ] && initrd=$dir/initramfs.cpio
+	if [ ! -f "$initrd" ]; then
+		echo "no $initrd: make $(words "$CASES/$1.build")"
+		return 0
+	fi
 	[ -f "$CASES/$1.requires" ] || return 0
-	if [ -z "$archive_list" ]; then
-		archive_list=$(cpio -it --quiet < "$INITRD" | sed 's,^\./,/,; s,^\([^/]\),/\1,')
+	if [ -z "${archive_list[$initrd]:-}" ]; then
+		archive_list[$initrd]=$(cpio -it --quiet < "$initrd" | sed 's,^\./,/,; s,^\([^/]\),/\1,')
 	fi
 	while IFS= read -r path; do
 		[ -z "$path" ] && continue
-		grep -qxF -- "$path" <<< "$archive_list" || { echo "$path"; return 0; }
+		grep -qxF -- "$path" <<< "${archive_list[$initrd]}" ||
+			{ echo "the initramfs has no $path$(no_busybox_reason)"; return 0; }
 	done < "$CASES/$1.requires"
 }
 
@@ -202,7 +227,7 @@ for n in "${names[@]}"; do
 	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
 		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
 	elif [ -n "$lack" ]; then
-		echo "SKIP $n (the initramfs has no $lack$(no_busybox_reason))"
+		echo "SKIP $n ($lack)"
 		skipped=$((skipped + 1))
 	else
 		todo+=("$n")

@@ -119,7 +119,7 @@ void unregister_binfmt(struct linux_binfmt *fmt);
 
 /* Register the built-in handlers. Called once at boot, before init runs. */
 void exec_init(void);
-void init_script_binfmt(void); /* fs/binfmt_script.c */
+int init_script_binfmt(void);  /* fs/binfmt_script.c (built in: CONFIG_BINFMT_SCRIPT) */
 void init_elf_binfmt(void);    /* fs/binfmt_elf.c */
 void init_misc_binfmt(void);   /* fs/binfmt_misc.c */
 
