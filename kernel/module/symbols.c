@@ -84,15 +84,15 @@ int module_keep_kallsyms(struct module *mod, const struct load_info *info)
 	size_t strsize = 0;
 	struct mod_kallsyms *ks = &mod->kallsyms;
 
-	/* Functions in the core memory: init code is freed after init. */
+	/* Every function in memory, init code too: its entries are never
+	 * looked at once the init memory is freed (see below). */
 	for (unsigned int pass = 0; pass < 2; pass++) {
 		for (unsigned int i = 1; i < num; i++) {
 			const char *name = info->strtab + sym[i].st_name;
 			unsigned int shndx = sym[i].st_shndx;
 
 			if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC || shndx == SHN_UNDEF ||
-			    shndx >= info->hdr->e_shnum || info->sec_offset[shndx] == ~0UL ||
-			    info->sec_init[shndx])
+			    shndx >= info->hdr->e_shnum || info->sec_offset[shndx] == ~0UL)
 				continue;
 			if (pass == 0) {
 				n++;
@@ -129,14 +129,22 @@ void module_free_kallsyms(struct module *mod)
 	memset(&mod->kallsyms, 0, sizeof(mod->kallsyms));
 }
 
+/* Whether addr is in the code of layout l (the init layout has no base
+ * once freed). */
+static bool within_text(unsigned long addr, const struct module_layout *l)
+{
+	unsigned long base = (unsigned long)l->base;
+
+	return base && addr >= base && addr < base + l->text_size;
+}
+
 const char *module_address_lookup(unsigned long addr, unsigned long *offset, const char **modname)
 {
 	for (struct module *mod = modules; mod; mod = mod->next) {
 		const struct mod_kallsyms *ks = &mod->kallsyms;
-		unsigned long base = (unsigned long)mod->core_layout.base;
 		long best = -1;
 
-		if (addr < base || addr >= base + mod->core_layout.text_size)
+		if (!within_text(addr, &mod->core_layout) && !within_text(addr, &mod->init_layout))
 			continue;
 		for (unsigned int i = 0; i < ks->num; i++)
 			if (ks->addr[i] <= addr && (best < 0 || ks->addr[i] > ks->addr[best]))
