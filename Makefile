@@ -10,9 +10,9 @@
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
 #
 # CROSS=x86_64-elf- selects a cross toolchain; the default is the host's.
-# MODULES=y builds the formats Linux lets be modules (binfmt_script) as
-# loadable modules instead of into the kernel; that build lives in
-# build/modules-y/ (make run MODULES=y boots it).
+# MODULES=y builds the formats Linux lets be modules (binfmt_script,
+# binfmt_misc) as loadable modules instead of into the kernel; that build
+# lives in build/modules-y/ (make run MODULES=y boots it).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -39,6 +39,7 @@ B := build
 TRISTATE := y
 endif
 CONFIG_BINFMT_SCRIPT := $(TRISTATE)
+CONFIG_BINFMT_MISC := $(TRISTATE)
 
 # What does not depend on the kernel's configuration (user programs,
 # Debian's packages, host tools) is built once, in build/.
@@ -47,6 +48,7 @@ U := build
 # Kbuild's lists: obj-y is linked into the kernel, obj-m are modules. The
 # example module and the test modules of modules/ are always modules.
 obj-$(CONFIG_BINFMT_SCRIPT) += fs/binfmt_script.o
+obj-$(CONFIG_BINFMT_MISC) += fs/binfmt_misc.o
 obj-m += $(patsubst %.c,%.o,$(wildcard modules/*.c modules/test/*.c))
 # What could be a module but is built in (for modprobe: "is builtin").
 MODULES_BUILTIN := kernel/fs/binfmt_elf.ko $(patsubst %.o,kernel/%.ko,$(filter fs/binfmt_%,$(obj-y)))
@@ -58,7 +60,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -Iinclude \
 	-MMD -MP -DUTS_RELEASE='"$(KERNELRELEASE)"' \
-	$(if $(filter y,$(CONFIG_BINFMT_SCRIPT)),-DCONFIG_BINFMT_SCRIPT,-DCONFIG_BINFMT_SCRIPT_MODULE)
+	$(foreach c,BINFMT_SCRIPT BINFMT_MISC,-DCONFIG_$(c)$(if $(filter m,$(CONFIG_$(c))),_MODULE))
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.

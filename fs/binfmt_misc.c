@@ -67,6 +67,7 @@
  */
 #include "vfs.h"
 #include <linux/binfmts.h>
+#include <linux/module.h>
 #include <mm.h>
 #include <sched.h>
 
@@ -240,6 +241,7 @@ ret:
 }
 
 static struct linux_binfmt misc_format = {
+	.module = THIS_MODULE,
 	.name = "misc",
 	.load_binary = load_misc_binary,
 };
@@ -884,14 +886,42 @@ static struct super_block *bm_mount(void)
 static struct file_system_type bm_fs_type = {
 	.name = "binfmt_misc",
 	.mount = bm_mount,
+	.owner = THIS_MODULE,
+	.single_instance = true,
 };
 
 /*
- * Linux's init_misc_binfmt (a module there, as Debian builds it): the
- * filesystem type, and the handler in front of the others.
+ * The filesystem type, and the handler in front of the others. Built in
+ * (the default), exec_init calls this at boot; as a module (make
+ * MODULES=y, as Debian builds it), it runs when binfmt_misc.ko is loaded,
+ * which mount -t binfmt_misc does by itself: the type is unknown, so the
+ * kernel asks modprobe for "fs-binfmt_misc" (fs/super.c, get_fs_type),
+ * the alias below.
  */
-void init_misc_binfmt(void)
+int __init init_misc_binfmt(void)
 {
-	if (register_filesystem(&bm_fs_type) == 0)
+	int err = register_filesystem(&bm_fs_type);
+
+	if (!err)
 		insert_binfmt(&misc_format);
+	return err;
 }
+
+/*
+ * Unloading: the module cannot go while the filesystem is mounted (each
+ * super block holds a reference on it) or an exec is in load_misc_binary
+ * (exec holds one). The entries outlive umount here (see above): they go
+ * now, with the files F opened.
+ */
+static void __exit exit_misc_binfmt(void)
+{
+	unregister_binfmt(&misc_format);
+	unregister_filesystem(&bm_fs_type);
+	while (entries)
+		kill_node(entries);
+}
+
+module_init(init_misc_binfmt);
+module_exit(exit_misc_binfmt);
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_FS("binfmt_misc");

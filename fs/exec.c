@@ -132,7 +132,9 @@ void exec_init(void)
 	init_script_binfmt();
 #endif
 	init_elf_binfmt();
+#ifdef CONFIG_BINFMT_MISC /* else binfmt_misc.ko */
 	init_misc_binfmt(); /* in front of both */
+#endif
 	exec_trace_init();
 }
 

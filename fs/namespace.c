@@ -205,20 +205,24 @@ static char *copy_mount_string(const char __user *s, long max)
 static long do_new_mount(struct dentry *target, const char *type, const char *devname,
 			 unsigned long flags, char *data)
 {
+	struct file_system_type *fs_type = NULL;
 	struct super_block *sb;
 	struct mount *mnt;
 	long err;
 
 	if (!type)
 		return -EINVAL;
-	if (strcmp(type, "proc") == 0)
+	if (strcmp(type, "proc") == 0) {
 		sb = proc_mount();
-	else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0)
+	} else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0) {
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
-	else if (get_fs_type(type))
-		sb = get_fs_type(type)->mount();
-	else
-		return -ENODEV;
+	} else {
+		/* A registered type, maybe from a module loaded now ("fs-TYPE"). */
+		fs_type = get_fs_type(type);
+		if (!fs_type)
+			return -ENODEV;
+		sb = mount_fs_type(fs_type); /* the module reference goes with sb */
+	}
 	if (!sb)
 		return -ENOMEM;
 	if (sb->s_magic == TMPFS_MAGIC) {

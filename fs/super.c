@@ -11,9 +11,14 @@
  *
  * Besides ramfs, tmpfs and proc, which fs/namespace.c knows by name, a
  * filesystem can register its type (register_filesystem): binfmt_misc
- * does, as it does in Linux.
+ * does, as it does in Linux. Such a type may live in a module: mounting
+ * an unknown type asks for the module "fs-TYPE" first (get_fs_type), and
+ * each super block of a module's type keeps the module loaded until the
+ * super block is freed, after umount and the last open file.
  */
 #include "vfs.h"
+#include <linux/kmod.h>
+#include <linux/module.h>
 #include <mm.h>
 #include <proc_fs.h>
 
@@ -32,6 +37,10 @@ void put_super(struct super_block *sb)
 {
 	sb->s_inodes--;
 	if (sb->s_unmounted && sb->s_inodes == 0) {
+		struct file_system_type *fs = sb->s_fs_type;
+
+		if (fs && (--fs->instances == 0 || !fs->single_instance))
+			put_filesystem(fs);
 		kfree(sb->s_fs_info);
 		kfree(sb);
 	}
@@ -53,13 +62,60 @@ int register_filesystem(struct file_system_type *fs)
 	return 0;
 }
 
-struct file_system_type *get_fs_type(const char *name)
+int unregister_filesystem(struct file_system_type *fs)
+{
+	for (struct file_system_type **pp = &file_systems; *pp; pp = &(*pp)->next) {
+		if (*pp == fs) {
+			*pp = fs->next;
+			fs->next = NULL;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* The registered type called name, with a reference on its module; NULL
+ * if there is none, or its module is being unloaded. */
+static struct file_system_type *__get_fs_type(const char *name)
 {
 	struct file_system_type *fs = file_systems;
 
 	while (fs && strcmp(fs->name, name) != 0)
 		fs = fs->next;
+	if (fs && !try_module_get(fs->owner))
+		fs = NULL;
 	return fs;
+}
+
+struct file_system_type *get_fs_type(const char *name)
+{
+	struct file_system_type *fs = __get_fs_type(name);
+
+	/* request_module says 0 when modprobe exited with status 0. */
+	if (!fs && request_module("fs-%s", name) == 0) {
+		fs = __get_fs_type(name);
+		if (!fs)
+			pr_warn("request_module fs-%s succeeded, but still no fs?\n", name);
+	}
+	return fs;
+}
+
+void put_filesystem(struct file_system_type *fs)
+{
+	module_put(fs->owner);
+}
+
+struct super_block *mount_fs_type(struct file_system_type *fs)
+{
+	struct super_block *sb = fs->mount();
+
+	if (!sb || (fs->single_instance && fs->instances > 0))
+		put_filesystem(fs); /* the first instance holds the reference */
+	if (sb) {
+		sb->s_fs_type = fs;
+		fs->instances++;
+	}
+	return sb;
 }
 
 void show_registered_filesystems(struct seq_file *m)

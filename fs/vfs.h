@@ -67,6 +67,9 @@ struct super_block {
 	bool s_unmounted;
 	uint64_t s_pages;       /* pages of file data (ramfs, tmpfs), for statfs */
 	void *s_fs_info;        /* the filesystem's own data */
+	/* A registered type's (mounted through get_fs_type): put_super drops
+	 * its module reference with the super block. NULL for the others. */
+	struct file_system_type *s_fs_type;
 };
 
 /* statfs f_type values (Linux's include/uapi/linux/magic.h). */
@@ -84,11 +87,32 @@ struct super_block {
 struct file_system_type {
 	const char *name;                       /* "binfmt_misc" */
 	struct super_block *(*mount)(void);     /* a new instance; NULL: out of memory */
+	/* The module it is in (THIS_MODULE), NULL if built in: each super
+	 * block of the type holds a reference on it until it is freed, so
+	 * the module cannot be unloaded while the filesystem is mounted. */
+	struct module *owner;
+	/* Linux mounts it as one super block however often it is mounted
+	 * (get_tree_single), so all its mounts hold one reference between
+	 * them; here each mount has a super block of its own. */
+	bool single_instance;
+	int instances;          /* super blocks of this type alive */
 	struct file_system_type *next;
 };
 /* 0, or -EBUSY if a type of that name exists. */
 int register_filesystem(struct file_system_type *fs);
-struct file_system_type *get_fs_type(const char *name); /* NULL: ENODEV */
+/* 0, or -EINVAL if it was not registered. */
+int unregister_filesystem(struct file_system_type *fs);
+/*
+ * The type called name, with a reference on its module (put_filesystem),
+ * or NULL (ENODEV). If none is registered, the kernel asks for the module
+ * "fs-NAME" (request_module, kernel/kmod.c: modprobe finds it through its
+ * MODULE_ALIAS_FS) and looks again, as Linux does.
+ */
+struct file_system_type *get_fs_type(const char *name);
+void put_filesystem(struct file_system_type *fs);
+/* A new super block of a registered type: get_fs_type's reference goes
+ * with it (put_super gives it back). NULL: out of memory. */
+struct super_block *mount_fs_type(struct file_system_type *fs);
 struct seq_file;
 /* "nodev\tNAME\n" for each, for /proc/filesystems. */
 void show_registered_filesystems(struct seq_file *m);

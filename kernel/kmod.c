@@ -3,7 +3,9 @@
  * running modprobe through the usermode helper (kernel/umh.c).
  *
  * exec calls request_module("binfmt-%04x", ...) when no format handler
- * took a file that does not look like text (fs/exec.c). As in Linux 6.1:
+ * took a file that does not look like text (fs/exec.c), and mount
+ * request_module("fs-%s", ...) for a filesystem type nobody registered
+ * (fs/super.c, get_fs_type). As in Linux 6.1:
  *   - the program is modprobe_path, /proc/sys/kernel/modprobe, by default
  *     "/sbin/modprobe"; an empty path turns requests off (ENOENT);
  *   - it runs as  MODPROBE -q -- NAME  with the environment
@@ -12,8 +14,8 @@
  *   - at most 50 requests run at once (a helper's own exec may request
  *     a module too); the 51st waits up to 5 seconds for one of them to
  *     end, then fails with ETIME.
- * There is no module loader yet: whatever the helper does in user space is
- * what the request achieves.
+ * modprobe loads the module (kernel/module/) that answers to the name
+ * (MODULE_ALIAS, listed in modules.alias), and the caller looks again.
  */
 #include <errno.h>
 #include <kernel.h>

@@ -72,14 +72,21 @@ fetch() {
 
 [ -f "$dir/vmlinux" ] || fetch
 
-# Debian's Linux has binfmt_misc as a module, which the binfmt_misc tests
-# load from the initramfs (mkinitramfs.sh copies it from $dir): make sure
-# the archive was built after the kernel was fetched.
-if ls "$dir"/root/lib/modules/*/kernel/fs/binfmt_misc.ko > /dev/null 2>&1 &&
-	! cpio -it --quiet < build/initramfs.cpio 2>/dev/null | grep -q 'binfmt_misc\.ko$'; then
-	echo "oracle: rebuilding the initramfs with Linux's binfmt_misc.ko" >&2
-	make -s initramfs
-fi
+# Debian's Linux has binfmt_misc as a module, which the binfmt_misc and
+# module tests load from the initramfs, with a few other modules of its own
+# (scripts/modules-install.sh copies them from $dir into
+# /lib/modules/ITS-RELEASE): make sure each archive (the MODULES=y one
+# too, if it was built) was made after the kernel was fetched.
+linux_ko=lib/modules/$(cat "$dir/version")/kernel/fs/binfmt_misc.ko
+for build in "" MODULES=y; do
+	initrd=build/initramfs.cpio
+	[ -n "$build" ] && initrd=build/modules-y/initramfs.cpio
+	[ -f "$initrd" ] && [ -f "$dir/root/$linux_ko" ] || continue
+	# (grep reads it all: with -q, cpio could die of SIGPIPE)
+	cpio -it --quiet < "$initrd" 2> /dev/null | grep -x "$linux_ko" > /dev/null && continue
+	echo "oracle: rebuilding $initrd with Linux's modules" >&2
+	make -s initramfs $build
+done
 echo "oracle: Linux $(cat "$dir/version") (Debian $(cat "$dir/package-version"))"
 
 KERNEL=$dir/vmlinux ORACLE=1 UPDATE=$update LOG_DIR=build/oracle-logs exec tests/run.sh "${pending[@]}" "$@"

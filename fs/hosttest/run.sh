@@ -25,7 +25,7 @@ kf="-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffr
 objs=()
 for f in "$repo"/fs/*.c "$repo"/fs/proc/*.c; do
 	b=$(basename "$f" .c)
-	case $b in exec | exec_* | binfmt_*) continue ;; esac
+	case $b in exec | exec_* | binfmt_* | exports) continue ;; esac
 	b=$(basename "$(dirname "$f")")_$b
 	gcc $kf -c "$f" -o "$out/obj/$b.o"
 	objs+=("$out/obj/$b.o")

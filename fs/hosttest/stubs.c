@@ -24,6 +24,11 @@ void *kzalloc(size_t n) { void *p = calloc(1, n ? n : 1); if (p) nr_allocs++; re
 void kfree(void *p) { if (p) { nr_allocs--; free(p); } }
 void *alloc_page(void) { void *p = aligned_alloc(4096, 4096); memset(p, 0, 4096); nr_pages++; return p; }
 void free_page(void *p) { nr_pages--; free(p); }
+/* Modules (fs/super.c's filesystem types): the host test has none. */
+struct module;
+bool try_module_get(struct module *m) { (void)m; return true; }
+void module_put(struct module *m) { (void)m; }
+int request_module(const char *fmt, ...) { (void)fmt; return -ENOENT; }
 /* (fs/kernel_read_file.c's buffers) */
 void *vmalloc(size_t n) { return kzalloc(n); }
 void vfree(const void *p) { kfree((void *)p); }

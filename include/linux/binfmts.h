@@ -121,7 +121,7 @@ void unregister_binfmt(struct linux_binfmt *fmt);
 void exec_init(void);
 int init_script_binfmt(void);  /* fs/binfmt_script.c (built in: CONFIG_BINFMT_SCRIPT) */
 void init_elf_binfmt(void);    /* fs/binfmt_elf.c */
-void init_misc_binfmt(void);   /* fs/binfmt_misc.c */
+int init_misc_binfmt(void);    /* fs/binfmt_misc.c (built in: CONFIG_BINFMT_MISC) */
 
 /* Helpers for the handlers (fs/exec.c). */
 struct file *open_exec(const char *name); /* open a program: EACCES, ETXTBSY... */

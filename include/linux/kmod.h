@@ -4,16 +4,17 @@
  * request_module("binfmt-%04x", ...) runs the program named in
  * /proc/sys/kernel/modprobe (default /sbin/modprobe) as
  *	modprobe -q -- NAME
- * through the usermode helper and waits for it. There is no module loader
- * in this kernel yet, but the helper is a real program: it may do
- * whatever a module would have done from user space (register a
- * binfmt_misc entry, for example), and the caller then looks again.
+ * through the usermode helper and waits for it. busybox's modprobe then
+ * finds the module by that name in /lib/modules/$(uname -r)/modules.alias
+ * and loads it (kernel/module/); the helper may also be any program that
+ * does what a module would have done from user space (register a
+ * binfmt_misc entry, for example). Either way the caller then looks again.
  */
 #pragma once
 #include <kernel.h>
+#include <linux/module.h> /* MODULE_NAME_LEN */
 
 #define KMOD_PATH_LEN 256
-#define MODULE_NAME_LEN (64 - sizeof(unsigned long))
 
 /* The modprobe program; "" turns requests off (they fail with ENOENT). */
 extern char modprobe_path[KMOD_PATH_LEN];

@@ -1,6 +1,7 @@
 /*
  * exports.c - what a module may use of the kernel: every EXPORT_SYMBOL
- * (include/linux/export.h) of the kernel proper, gathered in one list.
+ * (include/linux/export.h) of kernel/ and mm/, gathered in one list
+ * (fs/exports.c has those of fs/).
  *
  * Linux writes EXPORT_SYMBOL right after each function it exports, all
  * over the tree; here they are kept together, so that the whole interface
@@ -10,9 +11,7 @@
  * it safely: nothing here may keep a pointer into a module after the
  * module is gone (that is what the unregister_* functions are for).
  */
-#include <fs.h>
 #include <kernel.h>
-#include <linux/binfmts.h>
 #include <linux/module.h>
 #include <mm.h>
 #include <string.h>
@@ -39,28 +38,15 @@ EXPORT_SYMBOL(strrchr);
 EXPORT_SYMBOL(strlcpy);
 EXPORT_SYMBOL(strdup_k);
 
-/* Memory (mm/kmalloc.c) */
+/* Memory (mm/kmalloc.c, mm/page_alloc.c) */
 EXPORT_SYMBOL(kmalloc);
 EXPORT_SYMBOL(kzalloc);
 EXPORT_SYMBOL(kfree);
+EXPORT_SYMBOL(alloc_page);
+EXPORT_SYMBOL(free_page);
 
 /* Modules themselves (kernel/module/main.c) */
 EXPORT_SYMBOL(try_module_get);
 EXPORT_SYMBOL(__module_get);
 EXPORT_SYMBOL(module_put);
 EXPORT_SYMBOL(module_refcount);
-
-/* Executable formats (fs/exec.c, fs/exec_trace.c): what a binfmt handler
- * needs to register itself and to rewrite an exec. */
-EXPORT_SYMBOL(register_binfmt);
-EXPORT_SYMBOL(insert_binfmt);
-EXPORT_SYMBOL(unregister_binfmt);
-EXPORT_SYMBOL(open_exec);
-EXPORT_SYMBOL(copy_string_kernel);
-EXPORT_SYMBOL(remove_arg_zero);
-EXPORT_SYMBOL(bprm_change_interp);
-EXPORT_SYMBOL(exec_trace_rewrite);
-
-/* Files (fs/) */
-EXPORT_SYMBOL(kernel_read);
-EXPORT_SYMBOL(fput);

@@ -1,6 +1,6 @@
 # modules_ours.sh - what only our modules can show (Linux cannot load
-# them): the example format module used from the shell, and the test
-# modules of modules/test/ that are broken on purpose.
+# them): the example format module, loaded by exec itself or with insmod,
+# and the test modules of modules/test/ that are broken on purpose.
 mount -t proc proc /proc || exit 1
 cd "/lib/modules/$(uname -r)/kernel/modules" || exit 1
 run() {
@@ -18,13 +18,23 @@ procmod() { awk '{ $2 = "SIZE"; if ($6 ~ /^0x[0-9a-f]+$/) $6 = "ADDR"; print }' 
 echo "---- the example: a format handler (modules/binfmt_example.c)"
 printf '#\177RUN /bin/sh\necho "hello from $0, with $# arguments: $*"\n' > /tmp/hello.run
 chmod +x /tmp/hello.run
+# No handler takes the file, and its first bytes are not all text: the
+# kernel asks modprobe for binfmt-5552 (bytes 2 and 3, "RU"), the
+# module's alias, and tries again. /modprobe_log shows the call.
+echo /modprobe_log > /proc/sys/kernel/modprobe
+run /do_execve /tmp/hello.run
+cat /tmp/modprobe.log
+rm /tmp/modprobe.log
+lsm
+run /tmp/hello.run a b c
+run rmmod binfmt_example
+# Without modprobe (an empty path), nothing loads it.
+echo > /proc/sys/kernel/modprobe
 run /do_execve /tmp/hello.run
 run insmod binfmt_example.ko
 lsm
 run /do_execve /tmp/hello.run
-run /tmp/hello.run a b c
 run rmmod binfmt_example
-run /do_execve /tmp/hello.run
 run modinfo binfmt_example.ko
 
 echo "---- every relocation type"
