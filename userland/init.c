@@ -10,9 +10,11 @@
  *   /init
  *	(no arguments: make run) Sets up a session on the console, as a
  *	distribution's init does before it starts a login shell: setsid(),
- *	the console as controlling terminal (TIOCSCTTY), /proc mounted,
- *	binfmt_misc mounted on /proc/sys/fs/binfmt_misc, PATH set. Then prints a banner and runs "/bin/sh -i" (Debian's busybox),
- *	and powers off when that shell exits. Each of these steps may fail
+ *	the console as controlling terminal (TIOCSCTTY), /proc mounted, the
+ *	modules of /etc/modules loaded, binfmt_misc mounted on
+ *	/proc/sys/fs/binfmt_misc, PATH set. Then prints a banner and runs
+ *	"/bin/sh -i" (Debian's busybox), and powers off when that shell
+ *	exits. Each of these steps may fail
  *	on a kernel that lacks the call; init says so in one line and goes
  *	on. Without /bin/sh, init reads commands from the console itself,
  *	one a line, until "poweroff" or end of input. busybox's poweroff,
@@ -159,11 +161,41 @@ static void interactive(void)
 }
 
 /*
+ * The modules named in /etc/modules, one a line ('#' starts a comment),
+ * loaded with modprobe as Debian does at boot (systemd-modules-load reads
+ * that file). A module that is built in is no error: modprobe knows it
+ * from modules.builtin. Without modprobe (no busybox), nothing is done.
+ */
+static void load_modules(void)
+{
+	char line[256], *cmd[MAX_WORDS + 1] = { "/sbin/modprobe", "-a", "-q" };
+	int n = 3;
+	FILE *f = fopen("/etc/modules", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && n < MAX_WORDS) {
+		char *hash = strchr(line, '#'), *name;
+
+		if (hash)
+			*hash = '\0';
+		name = strtok(line, " \t\r\n");
+		if (name)
+			cmd[n++] = strdup(name);
+	}
+	fclose(f);
+	cmd[n] = NULL;
+	if (n > 3 && access(cmd[0], X_OK) == 0)
+		run(cmd);
+}
+
+/*
  * binfmt_misc on /proc/sys/fs/binfmt_misc, with the options Debian's mount
  * unit (and binfmt-support) use. Debian's Linux has binfmt_misc as a
- * module, loaded on demand there; from an initramfs that carries
- * binfmt_misc.ko (see scripts/mkinitramfs.sh) init loads it itself. A
- * kernel without binfmt_misc at all (ENODEV) is not worth a line.
+ * module, which the mount loads (the kernel asks modprobe for
+ * "fs-binfmt_misc"); without modprobe, init loads binfmt_misc.ko itself
+ * (scripts/modules-install.sh puts Linux's in the initramfs). A kernel
+ * without binfmt_misc at all (ENODEV) is not worth a line.
  */
 static void mount_binfmt_misc(void)
 {
@@ -210,6 +242,7 @@ static void session(void)
 		    strerror(errno));
 	if (mount("proc", "/proc", "proc", 0, NULL) < 0)
 		say("init: mount -t proc proc /proc: %s\n", strerror(errno));
+	load_modules();
 	mount_binfmt_misc();
 	setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
 
