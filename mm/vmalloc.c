@@ -43,7 +43,7 @@ static size_t mapped_pages;
  * mm/pgtable.c's pte_lookup does the same for user addresses, where the
  * tables carry PTE_U.
  */
-static uint64_t *kernel_pte(uint64_t va, bool create)
+static uint64_t *area_pte(uint64_t va, bool create)
 {
 	uint64_t *table = boot_pml4;
 
@@ -70,7 +70,7 @@ static void unmap_pages(uint64_t addr, size_t pages)
 {
 	for (size_t i = 0; i < pages; i++) {
 		uint64_t va = addr + i * PAGE_SIZE;
-		uint64_t *pte = kernel_pte(va, false);
+		uint64_t *pte = area_pte(va, false);
 
 		if (!pte || !(*pte & PTE_P))
 			continue;
@@ -115,7 +115,7 @@ void *vmalloc(size_t size)
 	if (!a)
 		return NULL;
 	for (size_t i = 0; i < pages; i++) {
-		uint64_t *pte = kernel_pte(addr + i * PAGE_SIZE, true);
+		uint64_t *pte = area_pte(addr + i * PAGE_SIZE, true);
 		void *frame = pte ? alloc_page() : NULL;
 
 		if (!frame) {
@@ -192,7 +192,7 @@ static int change_page_attr(unsigned long addr, int numpages, uint64_t set, uint
 		return numpages == 0 ? 0 : -EINVAL;
 	for (int i = 0; i < numpages; i++) {
 		uint64_t va = addr + (uint64_t)i * PAGE_SIZE;
-		uint64_t *pte = kernel_pte(va, false);
+		uint64_t *pte = area_pte(va, false);
 
 		*pte = (*pte & ~clear) | set;
 		invlpg(va);
