@@ -1,4 +1,4 @@
-# modules.sh - busybox's insmod, rmmod, modprobe and lsmod, and
+# modules.sh - busybox's insmod, rmmod, modprobe, lsmod and depmod, and
 # /proc/modules, run the same on Linux (tests/cases/sh_modules).
 #
 # Linux cannot load our modules, nor we its own: each kernel uses a pair
@@ -49,4 +49,10 @@ run modprobe no_such_module
 run modprobe -q no_such_module
 run modprobe binfmt_script
 procmod
+# busybox's depmod makes modules.dep anew from the modules' .modinfo.
+run depmod
+run modprobe "$USER"
+lsm
+run modprobe -r "$USER"
+lsm
 rm /tmp/out
