@@ -327,8 +327,11 @@ static int elf_validity_check(struct load_info *info)
 			pr_err("Invalid ELF section in module (section %u type %u)\n", i, s->sh_type);
 			return -ENOEXEC;
 		}
-		if (s->sh_addralign > PAGE_SIZE) {
-			pr_err("Invalid ELF section alignment in module (section %u)\n", i);
+		/* (every size that can be loaded fits in the module area, every
+		 * alignment is a power of two no larger than a page) */
+		if (s->sh_addralign > PAGE_SIZE || (s->sh_addralign & (s->sh_addralign - 1)) ||
+		    ((s->sh_flags & SHF_ALLOC) && s->sh_size > MODULES_LEN / 4)) {
+			pr_err("Invalid ELF section size or alignment in module (section %u)\n", i);
 			return -ENOEXEC;
 		}
 		if (s->sh_type == SHT_SYMTAB) {
@@ -376,7 +379,9 @@ static int elf_validity_check(struct load_info *info)
 		pr_err("module: Exactly one .gnu.linkonce.this_module section must exist.\n");
 		return -ENOEXEC;
 	}
+	/* (the loader writes to it: it must be data) */
 	if (info->sechdrs[info->index.mod].sh_type == SHT_NOBITS ||
+	    !(info->sechdrs[info->index.mod].sh_flags & SHF_WRITE) ||
 	    info->sechdrs[info->index.mod].sh_size != sizeof(struct module)) {
 		pr_err("module: .gnu.linkonce.this_module section size must match the kernel's built struct module size at run time\n");
 		return -ENOEXEC;
@@ -498,7 +503,7 @@ static bool strstarts(const char *s, const char *prefix)
  * get its own rights. Sections whose name starts with ".init" go to the
  * init layout, freed once the module's init has run.
  */
-static void layout_sections(struct module *mod, struct load_info *info)
+static int layout_sections(struct module *mod, struct load_info *info)
 {
 	static const uint64_t masks[][2] = {
 		/* { flags it must have, flags it must not have } */
@@ -512,6 +517,7 @@ static void layout_sections(struct module *mod, struct load_info *info)
 		info->sec_offset[i] = ~0UL;
 	for (int init = 0; init <= 1; init++) {
 		struct module_layout *l = init ? &mod->init_layout : &mod->core_layout;
+		uint64_t size = 0; /* (each section is at most MODULES_LEN / 4) */
 
 		for (size_t m = 0; m < ARRAY_SIZE(masks); m++) {
 			for (unsigned int i = 1; i < n; i++) {
@@ -523,17 +529,21 @@ static void layout_sections(struct module *mod, struct load_info *info)
 				    (s->sh_flags & masks[m][1]) || info->sec_offset[i] != ~0UL ||
 				    strstarts(sname, ".init") != init)
 					continue;
-				info->sec_offset[i] = ALIGN_UP((uint64_t)l->size, align);
+				info->sec_offset[i] = ALIGN_UP(size, align);
 				info->sec_init[i] = init;
-				l->size = info->sec_offset[i] + s->sh_size;
+				size = info->sec_offset[i] + s->sh_size;
+				if (size > MODULES_LEN / 2)
+					return -ENOMEM;
 			}
-			l->size = ALIGN_UP(l->size, PAGE_SIZE);
+			size = ALIGN_UP(size, PAGE_SIZE);
 			if (m == 0)
-				l->text_size = l->size;
+				l->text_size = size;
 			else if (m == 1)
-				l->ro_size = l->size;
+				l->ro_size = size;
 		}
+		l->size = size;
 	}
+	return 0;
 }
 
 /*
@@ -552,9 +562,9 @@ static struct module *layout_and_allocate(struct load_info *info, int flags)
 	err = check_modinfo(&tmp, info, flags);
 	if (err)
 		return ERR_PTR(err);
-	layout_sections(&tmp, info);
-	if (tmp.core_layout.size > MODULES_LEN / 2 || tmp.init_layout.size > MODULES_LEN / 2)
-		return ERR_PTR(-ENOMEM);
+	err = layout_sections(&tmp, info);
+	if (err)
+		return ERR_PTR(err);
 	tmp.core_layout.base = module_alloc(tmp.core_layout.size);
 	if (!tmp.core_layout.base)
 		return ERR_PTR(-ENOMEM);
@@ -716,6 +726,14 @@ static int find_module_sections(struct module *mod, const struct load_info *info
 	return 0;
 }
 
+/* A string that lies whole in the module's core memory. */
+static bool module_string_ok(const struct module *mod, const char *str)
+{
+	const char *base = mod->core_layout.base, *end = base + mod->core_layout.size;
+
+	return str >= base && str < end && strnlen(str, end - str) < (size_t)(end - str);
+}
+
 /* Two modules may not export the same name, nor a module a kernel symbol. */
 static int verify_exported_symbols(struct module *mod)
 {
@@ -728,7 +746,7 @@ static int verify_exported_symbols(struct module *mod)
 			struct module *owner;
 			const char *name = tabs[t].syms[i].name;
 
-			if (!is_vmalloc_addr(name))
+			if (!module_string_ok(mod, name))
 				return -ENOEXEC;
 			if (find_symbol(name, true, &owner) && owner != mod) {
 				pr_err("%s: exports duplicate symbol %s (owned by %s)\n", mod->name, name,
