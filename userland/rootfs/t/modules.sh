@@ -49,6 +49,10 @@ run modprobe no_such_module
 run modprobe -q no_such_module
 run modprobe binfmt_script
 procmod
+# Options neither module knows: warned about in the kernel log, ignored.
+run insmod "$LIBKO" no_such_option=1 flag
+lsm
+run rmmod "$LIB"
 # busybox's depmod makes modules.dep anew from the modules' .modinfo.
 run depmod
 run modprobe "$USER"
