@@ -1,7 +1,9 @@
 /*
  * ksyms.c - function names for backtraces. The table is generated from the
  * first link of the kernel (scripts/gen-ksyms.sh) and linked into the second;
- * in the first link it is absent, hence the weak references.
+ * in the first link it is absent, hence the weak references. Addresses in
+ * the module area are a module's: the module loader keeps their names
+ * (kernel/module/symbols.c).
  */
 #include <kernel.h>
 #include <ksyms.h>

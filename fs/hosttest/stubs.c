@@ -32,6 +32,7 @@ int request_module(const char *fmt, ...) { (void)fmt; return -ENOENT; }
 /* (fs/kernel_read_file.c's buffers) */
 void *vmalloc(size_t n) { return kzalloc(n); }
 void vfree(const void *p) { kfree((void *)p); }
+size_t vmalloc_nr_pages(void) { return 0; }
 /* ramfs drops its pages with put_page, since mmap may share them (mm/fault.c);
  * nothing here maps one, so a page has one owner and get_page is never called. */
 void put_page(void *p) { free_page(p); }

@@ -21,6 +21,7 @@
 #include <power.h>
 #include <sched.h>
 #include <timekeeping.h>
+#include <vmalloc.h>
 
 /* ---- meminfo ---------------------------------------------------------------- */
 
@@ -71,7 +72,7 @@ static int show_meminfo(struct seq_file *m)
 	show_val_kb(m, "CommitLimit:", total / 2);
 	show_val_kb(m, "Committed_AS:", total - free);
 	seq_printf(m, "%-16s%8lu kB\n", "VmallocTotal:", 34359738367UL);
-	show_val_kb(m, "VmallocUsed:", 0);
+	show_val_kb(m, "VmallocUsed:", vmalloc_nr_pages()); /* modules (mm/vmalloc.c) */
 	show_val_kb(m, "VmallocChunk:", 0);
 	show_val_kb(m, "Percpu:", 0);
 	seq_printf(m, "HardwareCorrupted: %5d kB\n", 0);

@@ -8,6 +8,7 @@
  *   symbols.c   the tables of exported symbols and their search; the
  *               modules' function names for backtraces
  *   procfs.c    /proc/modules and /proc/sys/kernel/tainted
+ *   exports.c   what kernel/ and mm/ export to modules (fs/exports.c: fs/)
  */
 #pragma once
 #include <elf.h>
