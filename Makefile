@@ -159,6 +159,53 @@ $(U)/userland/%-glibc: userland/%.c $(wildcard userland/*.h)
 	@echo "  GLIBCC  $<"
 	@gcc $(USER_CFLAGS) -pthread -o $@ $<
 
+# Programs built as every kind of ELF file (issue 8): userland/kinds/NAME.c
+# gives /NAME-static and /NAME-spie (musl: static, static-pie), /NAME-dyn
+# (musl, dynamically linked PIE), /NAME-gstatic and /NAME-gspie (glibc:
+# static, static-pie), /NAME-gdyn (glibc, dynamic PIE) and /NAME-gnopie
+# (glibc, dynamic, not PIE). Debian's musl-gcc ignores -static-pie: that
+# kind is linked by hand with musl's rcrt1.o.
+KIND_SRCS := $(wildcard userland/kinds/*.c)
+KINDS := static spie dyn gstatic gspie gdyn gnopie
+KIND_BINS := $(foreach s,$(KIND_SRCS),$(foreach k,$(KINDS),$(U)/userland/$(basename $(notdir $(s)))-$(k)))
+KIND_CFLAGS := -O2 -Wall -Wextra -Werror
+MUSL_LIB := /usr/lib/x86_64-linux-musl
+
+userland: $(KIND_BINS)
+
+$(U)/userland/%-static: userland/kinds/%.c
+	@mkdir -p $(dir $@)
+	@echo "  USERCC  $@"
+	@$(USER_CC) $(KIND_CFLAGS) -static -o $@ $<
+$(U)/userland/%-spie: userland/kinds/%.c
+	@mkdir -p $(U)/kinds
+	@echo "  USERCC  $@"
+	@$(USER_CC) $(KIND_CFLAGS) -fPIE -c -o $(U)/kinds/$*-spie.o $<
+	@gcc -static-pie -nostdlib -o $@ $(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o \
+		$(U)/kinds/$*-spie.o -L$(MUSL_LIB) -lc $$(gcc -print-libgcc-file-name) $(MUSL_LIB)/crtn.o
+$(U)/userland/%-dyn: userland/kinds/%.c
+	@echo "  USERCC  $@"
+	@$(USER_CC) $(KIND_CFLAGS) -o $@ $<
+$(U)/userland/%-gstatic: userland/kinds/%.c
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -static -o $@ $<
+$(U)/userland/%-gspie: userland/kinds/%.c
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -static-pie -o $@ $<
+$(U)/userland/%-gdyn: userland/kinds/%.c
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -pie -o $@ $<
+$(U)/userland/%-gnopie: userland/kinds/%.c
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -no-pie -o $@ $<
+
+# Dynamically linked programs need their loader in the initramfs: musl's is
+# the host's (musl-tools); glibc's comes from Debian's libc6, fetched once
+# into $(U)/glibc (scripts/fetch-debian.sh; without network the glibc
+# programs are left without it and their tests are skipped).
+MUSL_LDSO := $(MUSL_LIB)/libc.so
+GLIBC_ROOT := $(U)/glibc/root
+
 # The initramfs holds Debian's busybox-static as /bin/sh and its applets,
 # fetched once into $(U)/busybox (scripts/fetch-busybox.sh; without network
 # the archive is made without it). WITH_BUSYBOX=no leaves it out. The
@@ -185,9 +232,9 @@ $(U)/userland/hello-aarch64: $(U)/host/mkhello-aarch64
 	@$< $@ && chmod 0755 $@
 
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
+$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
 		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh scripts/modules-install.sh \
-		scripts/depmod.sh $(shell find userland/rootfs 2>/dev/null) FORCE
+		scripts/depmod.sh scripts/fetch-debian.sh $(shell find userland/rootfs 2>/dev/null) FORCE
 ifeq ($(WITH_BUSYBOX),yes)
 	@scripts/fetch-busybox.sh $(U)/busybox
 endif
@@ -197,9 +244,12 @@ endif
 	@echo "  INSTALL $(B)/modules-root/lib/modules/$(KERNELRELEASE)"
 	@scripts/modules-install.sh $(OBJCOPY) $(NM) $(B)/modules-root $(KERNELRELEASE) $(B)/mod \
 		$(MODULES_BUILTIN)
+	@scripts/fetch-debian.sh $(U)/glibc libc6
 	@echo "  CPIO    $@"
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
 		QEMU_AARCH64=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -x $(QEMU_AARCH64_BIN) && echo $(QEMU_AARCH64_BIN))) \
+		MUSL_LDSO=$(MUSL_LDSO) \
+		GLIBC_ROOT=$$(test -f $(GLIBC_ROOT)/lib/x86_64-linux-gnu/libc.so.6 && echo $(GLIBC_ROOT)) \
 		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland $(OVERLAY)
 
 iso: $(B)/os.iso

@@ -1,5 +1,6 @@
 /*
- * binfmt_elf.c - the ELF handler: loads an x86-64 ELF executable.
+ * binfmt_elf.c - the ELF handler: loads an x86-64 ELF program, and its
+ * program interpreter (the dynamic loader, ld.so) when it names one.
  *
  * One entry in the registry of fs/exec.c. load_elf_binary is called with
  * bprm->buf holding the first bytes of the file, and answers:
@@ -8,35 +9,52 @@
  *              execve gets the error;
  *   0          the process now runs the program: its segments are mapped,
  *              its stack holds argc, argv, envp and the auxiliary vector,
- *              and current->tf is at its entry point;
+ *              and current->tf is at its entry point (the interpreter's,
+ *              if there is one);
  *   -errno     after begin_new_exec: the process is lost and exec.c kills
  *              it with SIGSEGV.
  *
- * What is loaded now: statically linked ET_EXEC files, as `musl-gcc
- * -static` makes them. A file with a PT_INTERP (dynamically linked) or of
- * type ET_DYN (PIE, static-pie, ld.so) gives ENOEXEC for now; the places
- * where they go are marked "ET_DYN/PT_INTERP".
+ * The steps, the checks and their order are Linux 6.1's load_elf_binary,
+ * load_elf_interp and create_elf_tables, function by function:
  *
- * The checks follow Linux 6.1's load_elf_binary; we also check EI_CLASS
- * and EI_DATA, which Linux's x86-64 loader leaves to the program header
- * checks (a 32-bit file fails there anyway: its headers are not 56 bytes).
- * The layout of the new stack is Linux's exactly (create_elf_tables); only
- * the random shift of its top and of its first bytes is left out, so that
- * the same program sees the same addresses on every run.
+ *   load_elf_binary
+ *     the header: magic, e_type EXEC or DYN, e_machine, a file that can be
+ *       mapped; load_elf_phdrs (e_phentsize 56, 1 to 73 headers)  ENOEXEC
+ *     PT_INTERP: its path (2..PATH_MAX bytes, NUL-terminated)     ENOEXEC
+ *       open_exec(path)                         ENOENT, EACCES, ... as exec
+ *       the interpreter's header                ELIBBAD if not ELF for us
+ *     PT_GNU_STACK: is the stack executable?
+ *     ---- begin_new_exec: THE POINT OF NO RETURN ----
+ *     personality, PF_RANDOMIZE, setup_new_exec (mmap_base)
+ *     setup_arg_pages(randomize_stack_top(STACK_TOP))    the stack moves
+ *     each PT_LOAD: elf_map; the first one of an ET_DYN file fixes the
+ *       load_bias: ELF_ET_DYN_BASE (+ random) for a program with an
+ *       interpreter (a PIE), wherever mmap puts it for one without (ld.so
+ *       run as a program, a static-pie), reserving the whole image
+ *       (total_mapping_size) so that the later segments fit
+ *     set_brk, padzero: the bss
+ *     load_elf_interp: the interpreter, where mmap puts it (AT_BASE)
+ *     create_elf_tables: the auxiliary vector and argc, argv, envp
+ *     brk: randomized, and for a loader run directly moved to ELF_ET_DYN_BASE
+ *     start_thread: rip at the interpreter's entry, or the program's
+ *
+ * Nothing is read when a segment is mapped: the pages come from the file
+ * when the program first touches them (demand paging, mm/fault.c).
  */
-#include <cred.h>
 #include <elf.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <cpu.h>
+#include <cred.h>
 #include <mm.h>
+#include <personality.h>
+#include <random.h>
 #include <sched.h>
 #include <string.h>
 #include <uaccess.h>
 #include <vm.h>
-
-#include <random.h>
 
 static int load_elf_binary(struct linux_binprm *bprm);
 
@@ -52,40 +70,57 @@ void init_elf_binfmt(void)
 
 /* The AT_PLATFORM string (Linux's ELF_PLATFORM on x86-64). */
 #define ELF_PLATFORM "x86_64"
-/* Linux's ELF_MIN_ALIGN: the program headers must fit in one page. */
+/* Where a PIE goes before its random offset: 2/3 of the address space. */
+#define ELF_ET_DYN_BASE 0x555555554aaaUL
+/* Linux's ELF_MIN_ALIGN and the page arithmetic of binfmt_elf.c. */
 #define ELF_MIN_ALIGN PAGE_SIZE
-/*
- * Write count pointers at *sp, to the NUL-terminated strings that follow
- * one another from *p, and a NULL after them; advance both. -EFAULT if the
- * stack cannot be written, -EINVAL if a string is not where exec put it.
- */
-static int put_string_pointers(uint64_t *sp, uint64_t *p, int count)
-{
-	while (count-- > 0) {
-		if (put_user_u64(*p, (void __user *)*sp))
-			return -EFAULT;
-		*sp += sizeof(uint64_t);
-		long len = strnlen_user((const char __user *)*p, MAX_ARG_STRLEN);
-		if (!len || len > (long)MAX_ARG_STRLEN)
-			return -EINVAL;
-		*p += len;
-	}
-	if (put_user_u64(0, (void __user *)*sp))
-		return -EFAULT;
-	*sp += sizeof(uint64_t);
-	return 0;
-}
-
+#define ELF_PAGESTART(v) ((v) & ~(uint64_t)(ELF_MIN_ALIGN - 1))
+#define ELF_PAGEOFFSET(v) ((v) & (ELF_MIN_ALIGN - 1))
+#define ELF_PAGEALIGN(v) (((v) + ELF_MIN_ALIGN - 1) & ~(uint64_t)(ELF_MIN_ALIGN - 1))
+/* An address no user mapping can have; -errno values are all BAD_ADDR. */
+#define BAD_ADDR(x) ((uint64_t)(x) >= TASK_SIZE)
 /* times() ticks per second, as USER_HZ. */
 #define CLOCKS_PER_SEC 100
+
+/* How elf_map places a mapping (the MAP_* flags Linux passes to mmap). */
+enum elf_map_type {
+	MAP_HINT,            /* at the address if it is free, else where mmap puts it */
+	MAP_FIXED,           /* at the address, replacing what is there */
+	MAP_FIXED_NOREPLACE, /* at the address, or -EEXIST */
+};
 
 static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 			     uint64_t interp_load_addr, uint64_t e_entry, uint64_t phdr_addr);
 
+/* ------------------------------------------------------------------------
+ * Reading the headers.
+ * ------------------------------------------------------------------------ */
+
+/* Read exactly len bytes at pos: 0, or the read's error, or -EIO if short
+ * (Linux's elf_read). */
+static int elf_read(struct file *file, void *buf, size_t len, uint64_t pos)
+{
+	ssize_t got;
+
+	if (pos > (uint64_t)INT64_MAX)
+		return -EINVAL;
+	got = kernel_read(file, buf, len, (loff_t)pos);
+	if (got < 0)
+		return (int)got;
+	return (size_t)got == len ? 0 : -EIO;
+}
+
+/* e_machine is all x86-64 looks at (Linux's elf_check_arch): EI_CLASS,
+ * EI_DATA and EI_VERSION are not checked. */
+static bool elf_check_arch(const Elf64_Ehdr *ex)
+{
+	return ex->e_machine == EM_X86_64;
+}
+
 /*
- * Read the program headers: ENOEXEC-worthy (NULL) unless they are the
- * 56-byte kind, between 1 and 64 KiB and one page in all, and all there in
- * the file. kfree the result.
+ * The program headers: NULL (the caller says ENOEXEC, or ELIBBAD for an
+ * interpreter) unless they are the 56-byte kind, 1 to 73 of them (one page
+ * at most), and all there in the file. kfree the result.
  */
 static Elf64_Phdr *load_elf_phdrs(const Elf64_Ehdr *elf_ex, struct file *file)
 {
@@ -100,16 +135,48 @@ static Elf64_Phdr *load_elf_phdrs(const Elf64_Ehdr *elf_ex, struct file *file)
 	elf_phdata = kmalloc(size);
 	if (!elf_phdata)
 		return NULL;
-	if (elf_ex->e_phoff > (uint64_t)INT64_MAX ||
-	    kernel_read(file, elf_phdata, size, elf_ex->e_phoff) != (ssize_t)size) {
+	if (elf_read(file, elf_phdata, size, elf_ex->e_phoff) < 0) {
 		kfree(elf_phdata);
 		return NULL;
 	}
 	return elf_phdata;
 }
 
+/* From the lowest PT_LOAD page to the highest byte: how much address space
+ * the image needs (0: no PT_LOAD at all). */
+static uint64_t total_mapping_size(const Elf64_Phdr *phdr, int nr)
+{
+	uint64_t min_addr = UINT64_MAX, max_addr = 0;
+	bool pt_load = false;
+
+	for (int i = 0; i < nr; i++) {
+		if (phdr[i].p_type != PT_LOAD)
+			continue;
+		min_addr = MIN(min_addr, ELF_PAGESTART(phdr[i].p_vaddr));
+		max_addr = MAX(max_addr, phdr[i].p_vaddr + phdr[i].p_memsz);
+		pt_load = true;
+	}
+	return pt_load ? max_addr - min_addr : 0;
+}
+
+/* The largest power-of-two p_align of the PT_LOADs, at least a page: a PIE
+ * is placed on such a boundary (linked with -z max-page-size=2M, it lands
+ * on a 2 MiB one). Other values of p_align are ignored. */
+static uint64_t maximum_alignment(const Elf64_Phdr *phdr, int nr)
+{
+	uint64_t alignment = 0;
+
+	for (int i = 0; i < nr; i++) {
+		uint64_t a = phdr[i].p_align;
+
+		if (phdr[i].p_type == PT_LOAD && a && !(a & (a - 1)))
+			alignment = MAX(alignment, a);
+	}
+	return ELF_PAGEALIGN(alignment);
+}
+
 /* Area rights from segment flags (PF_X is 1, VM_EXEC is 4). */
-static unsigned elf_prot(uint32_t p_flags)
+static unsigned make_prot(uint32_t p_flags)
 {
 	unsigned prot = 0;
 
@@ -122,130 +189,420 @@ static unsigned elf_prot(uint32_t p_flags)
 	return prot;
 }
 
+/* ------------------------------------------------------------------------
+ * Mapping: Linux's vm_mmap of a file, elf_map, set_brk, padzero.
+ * ------------------------------------------------------------------------ */
+
 /*
- * Map one PT_LOAD segment into mm, as Linux's mmap of the file plus its bss
- * does. Nothing is read here: the pages come from the file when the program
- * first touches them (demand paging, mm/fault.c), so a 2 MB program that
- * runs for a moment reads only the pages it uses. Two areas, replacing
- * whatever was there (MAP_FIXED):
- *
- *   [PAGESTART(p_vaddr), PAGEALIGN(p_vaddr + p_filesz))   file-backed
- *       shows the file from PAGESTART(p_offset). If the segment has a bss
- *       (p_memsz > p_filesz), the area reads zeros from file offset
- *       p_offset + p_filesz on, so the bss's start in the last file page is
- *       zero (Linux's padzero); without one, that page shows the file to
- *       its end, as Linux's does. A page past the end of the file is SIGBUS
- *       to touch, as in Linux.
- *   [that end, PAGEALIGN(p_vaddr + p_memsz))               anonymous
- *       the rest of the bss, demand-zero.
- *
- * The file areas hold references to the file (include/vm.h), so they keep
- * reading it after exec's own reference is gone.
+ * Map len bytes of file from offset off, private, into current's address
+ * space, as mmap(2) would: returns the address, or -errno (which is also
+ * BAD_ADDR). Nothing is read: the pages come on demand.
  */
-static int elf_map(struct file *file, struct mm *mm, const Elf64_Phdr *ph)
+static uint64_t vm_mmap_file(struct file *file, uint64_t addr, uint64_t len, unsigned prot,
+			     enum elf_map_type type, uint64_t off)
 {
-	uint64_t pageoff = ph->p_vaddr & ~PAGE_MASK;
-	uint64_t start = ph->p_vaddr - pageoff;
-	uint64_t end, file_map_end, file_end;
-	unsigned prot = elf_prot(ph->p_flags);
+	struct mm *mm = current->mm;
 	int err;
 
-	/* Linux's checks after its mmap; every one is EINVAL. */
-	if (ph->p_vaddr >= TASK_SIZE || ph->p_filesz > ph->p_memsz ||
-	    ph->p_memsz > TASK_SIZE || TASK_SIZE - ph->p_memsz < ph->p_vaddr)
+	len = ELF_PAGEALIGN(len);
+	if (len == 0 || len > TASK_SIZE)
+		return -ENOMEM;
+	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	/* mmap needs the file offset and the address equal modulo a page,
-	 * and an offset that fits in a loff_t. */
-	if ((ph->p_offset & ~PAGE_MASK) != pageoff || ph->p_offset > (uint64_t)INT64_MAX)
-		return -EINVAL;
-	if (ph->p_memsz == 0)
-		return 0;
-
-	end = ALIGN_UP(ph->p_vaddr + ph->p_memsz, PAGE_SIZE);
-	file_map_end = start;
-	if (ph->p_filesz > 0) {
-		file_map_end = ALIGN_UP(ph->p_vaddr + ph->p_filesz, PAGE_SIZE);
-		file_end = ph->p_memsz > ph->p_filesz ? ph->p_offset + ph->p_filesz
-						      : VM_FILE_END_NONE;
-		err = vma_map_file(mm, start, file_map_end - start, prot, file,
-				   (ph->p_offset - pageoff) / PAGE_SIZE, file_end);
-		if (err)
-			return err;
+	if (off + len < off || off > (uint64_t)INT64_MAX - len)
+		return -EOVERFLOW;
+	if (type == MAP_HINT) {
+		addr = get_unmapped_area(mm, addr, len);
+		if (!addr)
+			return -ENOMEM;
+	} else {
+		if (addr > TASK_SIZE - len)
+			return -ENOMEM;
+		/* Below vm.mmap_min_addr only with CAP_SYS_RAWIO (Linux's cap_mmap_addr). */
+		if (addr < MMAP_MIN_ADDR && !capable(CAP_SYS_RAWIO))
+			return -EPERM;
+		if (type == MAP_FIXED_NOREPLACE && find_vma_intersection(mm, addr, addr + len))
+			return -EEXIST;
 	}
-	if (end > file_map_end)
-		return vma_map(mm, file_map_end, end - file_map_end, prot);
+	/* A private writable mapping is counted as memory it may need. */
+	if ((prot & VM_WRITE) && !vm_enough_memory(len >> PAGE_SHIFT))
+		return -ENOMEM;
+	err = vma_map_file(mm, addr, len, prot, file, off >> PAGE_SHIFT, VM_FILE_END_NONE);
+	return err ? (uint64_t)(int64_t)err : addr;
+}
+
+/*
+ * Map the file bytes of one segment: from PAGESTART(p_vaddr) the pages that
+ * hold [p_vaddr, p_vaddr + p_filesz), from file offset p_offset, which must
+ * agree with p_vaddr modulo the page size (else mmap says EINVAL). A
+ * segment with no file bytes maps nothing. With total_size, the first
+ * mapping of an image reserves all of it, so that nothing the kernel places
+ * meanwhile lands where the later segments go; the part past this segment
+ * is unmapped again at once. Returns the address or -errno.
+ */
+static uint64_t elf_map(struct file *filep, uint64_t addr, const Elf64_Phdr *eppnt,
+			unsigned prot, enum elf_map_type type, uint64_t total_size)
+{
+	uint64_t map_addr;
+	uint64_t size = eppnt->p_filesz + ELF_PAGEOFFSET(eppnt->p_vaddr);
+	uint64_t off = eppnt->p_offset - ELF_PAGEOFFSET(eppnt->p_vaddr);
+
+	addr = ELF_PAGESTART(addr);
+	size = ELF_PAGEALIGN(size);
+	if (!size)
+		return addr;
+
+	if (total_size) {
+		total_size = ELF_PAGEALIGN(total_size);
+		map_addr = vm_mmap_file(filep, addr, total_size, prot, type, off);
+		if (!BAD_ADDR(map_addr) && total_size > size)
+			vma_unmap(current->mm, map_addr + size, total_size - size);
+	} else {
+		map_addr = vm_mmap_file(filep, addr, size, prot, type, off);
+	}
+	if (type == MAP_FIXED_NOREPLACE && map_addr == (uint64_t)-EEXIST)
+		pr_info("%d (%s): Uhuuh, elf segment at %lx requested but the memory is mapped already\n",
+			current->pid, current->comm, (unsigned long)addr);
+	return map_addr;
+}
+
+/*
+ * Anonymous memory for a bss, as brk's memory is made (Linux's
+ * vm_brk_flags): readable and writable whatever the segment says, and
+ * executable if the segment is; it replaces what was there. 0 or -errno.
+ */
+static int vm_brk_flags(uint64_t addr, uint64_t len, unsigned exec)
+{
+	if (!len)
+		return 0;
+	if (len > TASK_SIZE || addr > TASK_SIZE - len)
+		return -ENOMEM;
+	if (addr < MMAP_MIN_ADDR && !capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	if (!vm_enough_memory(len >> PAGE_SHIFT))
+		return -ENOMEM; /* heuristic overcommit: more than all of RAM */
+	return vma_map(current->mm, addr, len, VM_READ | VM_WRITE | exec);
+}
+
+/* The bss past the file's last page, and the heap's start after it. */
+static int set_brk(uint64_t start, uint64_t end, unsigned prot)
+{
+	start = ELF_PAGEALIGN(start);
+	end = ELF_PAGEALIGN(end);
+	if (end > start) {
+		int error = vm_brk_flags(start, end - start, prot & VM_EXEC);
+		if (error)
+			return error;
+	}
+	current->mm->start_brk = current->mm->brk = end;
 	return 0;
 }
 
+/*
+ * The file's last page of a segment holds, past p_filesz, whatever the file
+ * has there; the bss must read as zero: write zeros to the end of the page,
+ * through the program's own mapping. Fails (-EFAULT) if that page may not
+ * be written, as in Linux 6.1.
+ */
+static int padzero(uint64_t elf_bss)
+{
+	uint64_t nbyte = ELF_PAGEOFFSET(elf_bss);
+
+	if (nbyte) {
+		nbyte = ELF_MIN_ALIGN - nbyte;
+		if (clear_user((void __user *)elf_bss, nbyte))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The interpreter.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Map the interpreter (ld.so) where mmap puts it: the whole image at once,
+ * then each segment in place, then its bss. Returns its load address (what
+ * its p_vaddr 0 became: AT_BASE) or -errno.
+ */
+static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *interpreter,
+				uint64_t no_base, const Elf64_Phdr *interp_elf_phdata)
+{
+	const Elf64_Phdr *eppnt;
+	uint64_t load_addr = 0, last_bss = 0, elf_bss = 0, total_size, error = -ENOEXEC;
+	bool load_addr_set = false;
+	unsigned bss_prot = 0;
+	int i;
+
+	if (interp_elf_ex->e_type != ET_EXEC && interp_elf_ex->e_type != ET_DYN)
+		goto out;
+	if (!elf_check_arch(interp_elf_ex) || file_mmap_check(interpreter, false))
+		goto out;
+
+	total_size = total_mapping_size(interp_elf_phdata, interp_elf_ex->e_phnum);
+	if (!total_size) {
+		error = -EINVAL;
+		goto out;
+	}
+
+	eppnt = interp_elf_phdata;
+	for (i = 0; i < interp_elf_ex->e_phnum; i++, eppnt++) {
+		enum elf_map_type elf_type = MAP_HINT;
+		unsigned elf_prot = make_prot(eppnt->p_flags);
+		uint64_t vaddr, k, map_addr;
+
+		if (eppnt->p_type != PT_LOAD)
+			continue;
+		vaddr = eppnt->p_vaddr;
+		if (interp_elf_ex->e_type == ET_EXEC || load_addr_set)
+			elf_type = MAP_FIXED;
+		else if (no_base && interp_elf_ex->e_type == ET_DYN)
+			load_addr = -vaddr;
+
+		map_addr = elf_map(interpreter, load_addr + vaddr, eppnt, elf_prot, elf_type,
+				   total_size);
+		total_size = 0;
+		error = map_addr;
+		if (BAD_ADDR(map_addr))
+			goto out;
+
+		if (!load_addr_set && interp_elf_ex->e_type == ET_DYN) {
+			load_addr = map_addr - ELF_PAGESTART(vaddr);
+			load_addr_set = true;
+		}
+
+		/* The segment must fit below TASK_SIZE; p_filesz <= p_memsz. */
+		k = load_addr + eppnt->p_vaddr;
+		if (BAD_ADDR(k) || eppnt->p_filesz > eppnt->p_memsz ||
+		    eppnt->p_memsz > TASK_SIZE || TASK_SIZE - eppnt->p_memsz < k) {
+			error = -ENOMEM;
+			goto out;
+		}
+		k = load_addr + eppnt->p_vaddr + eppnt->p_filesz;
+		if (k > elf_bss)
+			elf_bss = k;
+		k = load_addr + eppnt->p_vaddr + eppnt->p_memsz;
+		if (k > last_bss) {
+			last_bss = k;
+			bss_prot = elf_prot;
+		}
+	}
+
+	/* The rest of the last file page, then whole pages of bss. */
+	if (padzero(elf_bss)) {
+		error = -EFAULT;
+		goto out;
+	}
+	elf_bss = ELF_PAGEALIGN(elf_bss);
+	last_bss = ELF_PAGEALIGN(last_bss);
+	if (last_bss > elf_bss) {
+		error = vm_brk_flags(elf_bss, last_bss - elf_bss, bss_prot & VM_EXEC);
+		if (error)
+			goto out;
+	}
+	error = load_addr;
+out:
+	return error;
+}
+
+/* ------------------------------------------------------------------------
+ * The program.
+ * ------------------------------------------------------------------------ */
+
 static int load_elf_binary(struct linux_binprm *bprm)
 {
-	Elf64_Ehdr elf_ex; /* a copy: bprm->buf has no alignment */
-	Elf64_Phdr *elf_phdata, *elf_ppnt;
-	int executable_stack = EXSTACK_DEFAULT;
-	uint64_t elf_brk, start_code, end_code, start_data, end_data;
-	uint64_t e_entry, phdr_addr = 0, load_bias = 0;
-	struct mm *mm;
+	struct file *interpreter = NULL;
+	char *elf_interpreter = NULL; /* its path, for the exec trace */
+	uint64_t load_bias = 0, phdr_addr = 0;
+	bool first_pt_load = true;
+	uint64_t error;
+	Elf64_Phdr *elf_ppnt, *elf_phdata, *interp_elf_phdata = NULL;
+	uint64_t elf_bss, elf_brk;
+	unsigned bss_prot = 0;
 	int retval, i;
+	uint64_t elf_entry, e_entry, interp_load_addr = 0;
+	uint64_t start_code, end_code, start_data, end_data;
+	int executable_stack = EXSTACK_DEFAULT;
+	Elf64_Ehdr elf_ex_buf, *elf_ex = &elf_ex_buf; /* a copy: bprm->buf is not aligned */
+	Elf64_Ehdr *interp_elf_ex = NULL;
+	struct mm *mm;
 
-	memcpy(&elf_ex, bprm->buf, sizeof(elf_ex));
+	memcpy(elf_ex, bprm->buf, sizeof(*elf_ex));
 
 	/* ---- Is it ours? ---- */
 	retval = -ENOEXEC;
-	if (memcmp(elf_ex.e_ident, ELFMAG, SELFMAG) != 0)
+	if (memcmp(elf_ex->e_ident, ELFMAG, SELFMAG) != 0)
 		goto out;
-	if (elf_ex.e_ident[EI_CLASS] != ELFCLASS64 || elf_ex.e_ident[EI_DATA] != ELFDATA2LSB)
+	if (elf_ex->e_type != ET_EXEC && elf_ex->e_type != ET_DYN)
 		goto out;
-	if (elf_ex.e_type != ET_EXEC) /* ET_DYN/PT_INTERP: also ET_DYN */
+	if (!elf_check_arch(elf_ex))
 		goto out;
-	if (elf_ex.e_machine != EM_X86_64) /* Linux's elf_check_arch */
+	if (file_mmap_check(bprm->file, false)) /* Linux: no f_op->mmap */
 		goto out;
 
-	elf_phdata = load_elf_phdrs(&elf_ex, bprm->file);
+	elf_phdata = load_elf_phdrs(elf_ex, bprm->file);
 	if (!elf_phdata)
 		goto out;
 
-	/* ---- What the program headers ask for, besides loading. ---- */
-	for (i = 0, elf_ppnt = elf_phdata; i < elf_ex.e_phnum; i++, elf_ppnt++) {
-		switch (elf_ppnt->p_type) {
-		case PT_INTERP:
-			/* ET_DYN/PT_INTERP: open the interpreter here, with
-			 * open_exec, and check its header before going on. */
-			retval = -ENOEXEC;
+	/* ---- The interpreter: the first PT_INTERP names it. ---- */
+	elf_ppnt = elf_phdata;
+	for (i = 0; i < elf_ex->e_phnum; i++, elf_ppnt++) {
+		if (elf_ppnt->p_type != PT_INTERP)
+			continue;
+		retval = -ENOEXEC;
+		if (elf_ppnt->p_filesz > PATH_MAX || elf_ppnt->p_filesz < 2)
 			goto out_free_ph;
-		case PT_GNU_STACK:
+		retval = -ENOMEM;
+		elf_interpreter = kmalloc(elf_ppnt->p_filesz);
+		if (!elf_interpreter)
+			goto out_free_ph;
+		retval = elf_read(bprm->file, elf_interpreter, elf_ppnt->p_filesz,
+				  elf_ppnt->p_offset);
+		/* The path ends at its first NUL; the last byte must be one. */
+		if (retval == 0 && elf_interpreter[elf_ppnt->p_filesz - 1] != '\0')
+			retval = -ENOEXEC;
+		if (retval < 0)
+			goto out_free_ph;
+		interpreter = open_exec(elf_interpreter);
+		if (IS_ERR(interpreter)) {
+			retval = PTR_ERR(interpreter);
+			interpreter = NULL;
+			goto out_free_ph;
+		}
+		retval = -ENOMEM;
+		interp_elf_ex = kmalloc(sizeof(*interp_elf_ex));
+		if (!interp_elf_ex)
+			goto out_free_dentry;
+		retval = elf_read(interpreter, interp_elf_ex, sizeof(*interp_elf_ex), 0);
+		if (retval < 0)
+			goto out_free_dentry;
+		break; /* a second PT_INTERP is not looked at */
+	}
+
+	elf_ppnt = elf_phdata;
+	for (i = 0; i < elf_ex->e_phnum; i++, elf_ppnt++)
+		if (elf_ppnt->p_type == PT_GNU_STACK)
 			executable_stack = (elf_ppnt->p_flags & PF_X) ? EXSTACK_ENABLE_X
 								      : EXSTACK_DISABLE_X;
-			break;
-		}
+
+	/* The interpreter must be an ELF file for this machine: ELIBBAD. */
+	if (interpreter) {
+		retval = -ELIBBAD;
+		if (memcmp(interp_elf_ex->e_ident, ELFMAG, SELFMAG) != 0)
+			goto out_free_dentry;
+		if (!elf_check_arch(interp_elf_ex))
+			goto out_free_dentry;
+		interp_elf_phdata = load_elf_phdrs(interp_elf_ex, interpreter);
+		if (!interp_elf_phdata)
+			goto out_free_dentry;
 	}
 
 	/* ---- THE POINT OF NO RETURN: from here, a failure kills. ---- */
 	retval = begin_new_exec(bprm);
 	if (retval)
-		goto out_free_ph;
+		goto out_free_dentry;
 
-	retval = setup_arg_pages(bprm, executable_stack);
+	/* A 64-bit program: READ_IMPLIES_EXEC is dropped (set_personality_64bit).
+	 * Randomize unless the personality or the sysctl says not to. */
+	current->personality &= ~READ_IMPLIES_EXEC;
+	current->flags &= ~PF_RANDOMIZE;
+	if (!(current->personality & ADDR_NO_RANDOMIZE) && randomize_va_space)
+		current->flags |= PF_RANDOMIZE;
+
+	setup_new_exec(bprm);
+
+	retval = setup_arg_pages(bprm, randomize_stack_top(STACK_TOP), executable_stack);
 	if (retval < 0)
-		goto out_free_ph;
+		goto out_free_dentry;
 
-	/* ---- Map the segments. ---- */
-	mm = current->mm;
+	elf_bss = 0;
 	elf_brk = 0;
 	start_code = ~0UL;
-	end_code = start_data = end_data = 0;
-	for (i = 0, elf_ppnt = elf_phdata; i < elf_ex.e_phnum; i++, elf_ppnt++) {
-		uint64_t k;
+	end_code = 0;
+	start_data = 0;
+	end_data = 0;
+
+	/* ---- Map the segments. ---- */
+	for (i = 0, elf_ppnt = elf_phdata; i < elf_ex->e_phnum; i++, elf_ppnt++) {
+		enum elf_map_type elf_flags = MAP_HINT;
+		unsigned elf_prot;
+		uint64_t k, vaddr, total_size = 0, alignment;
 
 		if (elf_ppnt->p_type != PT_LOAD)
 			continue;
-		retval = elf_map(bprm->file, mm, elf_ppnt);
-		if (retval)
-			goto out_free_ph;
+
+		if (unlikely(elf_brk > elf_bss)) {
+			uint64_t nbyte;
+
+			/* An earlier segment had a bss: its pages, and the rest
+			 * of its last file page zeroed (an error here is
+			 * ignored, as Linux does: odd protections). */
+			retval = set_brk(elf_bss + load_bias, elf_brk + load_bias, bss_prot);
+			if (retval)
+				goto out_free_dentry;
+			nbyte = ELF_PAGEOFFSET(elf_bss);
+			if (nbyte) {
+				nbyte = ELF_MIN_ALIGN - nbyte;
+				if (nbyte > elf_brk - elf_bss)
+					nbyte = elf_brk - elf_bss;
+				(void)clear_user((void __user *)(elf_bss + load_bias), nbyte);
+			}
+		}
+
+		elf_prot = make_prot(elf_ppnt->p_flags);
+		vaddr = elf_ppnt->p_vaddr;
+		/*
+		 * The first PT_LOAD decides where the image goes; the later
+		 * ones follow it, MAP_FIXED. ET_EXEC: where it was linked, or
+		 * fail (MAP_FIXED_NOREPLACE). ET_DYN with an interpreter (a
+		 * PIE program): at ELF_ET_DYN_BASE plus a random offset, on
+		 * its largest alignment. ET_DYN without one (a loader run as
+		 * a program, a static-pie): load_bias 0 and no fixed address,
+		 * so mmap places it, away from where a PIE it loads will go.
+		 */
+		if (!first_pt_load) {
+			elf_flags = MAP_FIXED;
+		} else if (elf_ex->e_type == ET_EXEC) {
+			elf_flags = MAP_FIXED_NOREPLACE;
+		} else if (elf_ex->e_type == ET_DYN) {
+			if (interpreter) {
+				load_bias = ELF_ET_DYN_BASE;
+				if (current->flags & PF_RANDOMIZE)
+					load_bias += arch_mmap_rnd();
+				alignment = maximum_alignment(elf_phdata, elf_ex->e_phnum);
+				if (alignment)
+					load_bias &= ~(alignment - 1);
+				elf_flags = MAP_FIXED_NOREPLACE;
+			} else {
+				load_bias = 0;
+			}
+			/* Lowered by the first vaddr: every later address is
+			 * p_vaddr + load_bias. */
+			load_bias = ELF_PAGESTART(load_bias - vaddr);
+			total_size = total_mapping_size(elf_phdata, elf_ex->e_phnum);
+			if (!total_size) {
+				retval = -EINVAL;
+				goto out_free_dentry;
+			}
+		}
+
+		error = elf_map(bprm->file, load_bias + vaddr, elf_ppnt, elf_prot, elf_flags,
+				total_size);
+		if (BAD_ADDR(error)) {
+			retval = error >= (uint64_t)-4095 ? (int)(int64_t)error : -EINVAL;
+			goto out_free_dentry;
+		}
+
+		if (first_pt_load) {
+			first_pt_load = false;
+			if (elf_ex->e_type == ET_DYN)
+				load_bias += error - ELF_PAGESTART(load_bias + vaddr);
+		}
 
 		/* The segment that holds the program headers gives AT_PHDR. */
-		if (elf_ppnt->p_offset <= elf_ex.e_phoff &&
-		    elf_ex.e_phoff < elf_ppnt->p_offset + elf_ppnt->p_filesz)
-			phdr_addr = elf_ex.e_phoff - elf_ppnt->p_offset + elf_ppnt->p_vaddr;
+		if (elf_ppnt->p_offset <= elf_ex->e_phoff &&
+		    elf_ex->e_phoff < elf_ppnt->p_offset + elf_ppnt->p_filesz)
+			phdr_addr = elf_ex->e_phoff - elf_ppnt->p_offset + elf_ppnt->p_vaddr;
 
 		/* For /proc/PID/stat and brk, as Linux counts them. */
 		k = elf_ppnt->p_vaddr;
@@ -253,44 +610,110 @@ static int load_elf_binary(struct linux_binprm *bprm)
 			start_code = k;
 		if (start_data < k)
 			start_data = k;
+
+		/* Must fit below TASK_SIZE, and p_filesz <= p_memsz. */
+		if (BAD_ADDR(k) || elf_ppnt->p_filesz > elf_ppnt->p_memsz ||
+		    elf_ppnt->p_memsz > TASK_SIZE || TASK_SIZE - elf_ppnt->p_memsz < k) {
+			retval = -EINVAL;
+			goto out_free_dentry;
+		}
+
 		k = elf_ppnt->p_vaddr + elf_ppnt->p_filesz;
+		if (k > elf_bss)
+			elf_bss = k;
 		if ((elf_ppnt->p_flags & PF_X) && end_code < k)
 			end_code = k;
 		if (end_data < k)
 			end_data = k;
 		k = elf_ppnt->p_vaddr + elf_ppnt->p_memsz;
-		if (k > elf_brk)
+		if (k > elf_brk) {
+			bss_prot = elf_prot;
 			elf_brk = k;
+		}
 	}
 
-	/* ET_DYN/PT_INTERP: load_bias for a PIE, the interpreter's map. */
+	e_entry = elf_ex->e_entry + load_bias;
 	phdr_addr += load_bias;
-	e_entry = elf_ex.e_entry + load_bias;
-	retval = -EINVAL;
-	if (e_entry >= TASK_SIZE)
-		goto out_free_ph;
+	elf_bss += load_bias;
+	elf_brk += load_bias;
+	start_code += load_bias;
+	end_code += load_bias;
+	start_data += load_bias;
+	end_data += load_bias;
 
-	/* The heap starts on the page after the highest segment (no random
-	 * offset: Linux adds one when randomizing). */
-	mm->start_brk = mm->brk = ALIGN_UP(elf_brk + load_bias, PAGE_SIZE);
+	/* The bss, before the interpreter is placed, so that it cannot land
+	 * there; the heap starts after it. */
+	retval = set_brk(elf_bss, elf_brk, bss_prot);
+	if (retval)
+		goto out_free_dentry;
+	if (likely(elf_bss != elf_brk) && unlikely(padzero(elf_bss))) {
+		retval = -EFAULT;
+		goto out_free_dentry;
+	}
 
-	retval = create_elf_tables(bprm, &elf_ex, 0, e_entry, phdr_addr);
+	if (interpreter) {
+		elf_entry = load_elf_interp(interp_elf_ex, interpreter, load_bias, interp_elf_phdata);
+		if (!BAD_ADDR(elf_entry)) {
+			interp_load_addr = elf_entry;
+			elf_entry += interp_elf_ex->e_entry;
+		}
+		if (BAD_ADDR(elf_entry)) {
+			retval = elf_entry >= (uint64_t)-4095 ? (int)(int64_t)elf_entry : -EINVAL;
+			goto out_free_dentry;
+		}
+	} else {
+		elf_entry = e_entry;
+		if (BAD_ADDR(elf_entry)) {
+			retval = -EINVAL;
+			goto out_free_dentry;
+		}
+	}
+
+	retval = create_elf_tables(bprm, elf_ex, interp_load_addr, e_entry, phdr_addr);
 	if (retval < 0)
-		goto out_free_ph;
+		goto out_free_dentry;
 
-	mm->start_code = start_code + load_bias;
-	mm->end_code = end_code + load_bias;
-	mm->start_data = start_data + load_bias;
-	mm->end_data = end_data + load_bias;
+	mm = current->mm;
+	mm->end_code = end_code;
+	mm->start_code = start_code;
+	mm->start_data = start_data;
+	mm->end_data = end_data;
 	mm->start_stack = bprm->p;
 
-	start_thread(current->tf, e_entry, bprm->p);
+	if ((current->flags & PF_RANDOMIZE) && randomize_va_space > 1) {
+		/* A loader run as a program: its heap goes where a PIE would
+		 * be, away from the mmap area that holds the loader. */
+		if (elf_ex->e_type == ET_DYN && !interpreter)
+			mm->brk = mm->start_brk = ELF_ET_DYN_BASE;
+		mm->brk = mm->start_brk = arch_randomize_brk(mm);
+	}
+
+	/* SVr4 mapped page 0 read-only; some programs relied on it. */
+	if (current->personality & MMAP_PAGE_ZERO)
+		vma_map(mm, 0, PAGE_SIZE, VM_READ | VM_EXEC);
+
+	exec_trace_elf(bprm, elf_ex->e_type == ET_DYN, elf_interpreter, load_bias,
+		       interp_load_addr, elf_entry);
+	start_thread(current->tf, elf_entry, bprm->p);
 	retval = 0;
+
+out_free_dentry:
+	kfree(interp_elf_ex);
+	kfree(interp_elf_phdata);
+	if (interpreter) {
+		allow_write_access(interpreter);
+		fput(interpreter);
+	}
 out_free_ph:
+	kfree(elf_interpreter);
 	kfree(elf_phdata);
 out:
 	return retval;
 }
+
+/* ------------------------------------------------------------------------
+ * The new stack.
+ * ------------------------------------------------------------------------ */
 
 /* CPUID leaf 1, EDX: the feature bits Linux passes as AT_HWCAP. */
 static uint32_t elf_hwcap(void)
@@ -302,13 +725,14 @@ static uint32_t elf_hwcap(void)
 }
 
 /*
- * Finish the new stack and lay out what the program finds at rsp. From
- * STACK_TOP down (the strings are there already, copied by exec.c):
+ * Finish the new stack and lay out what the program finds at rsp. From the
+ * stack's top down (the strings are there already, copied by exec.c and
+ * moved with the stack by setup_arg_pages):
  *
  *   8 zero bytes
  *   the file name (AT_EXECFN)                        <- bprm->exec
- *   envp strings, argv strings, in reverse           <- bprm->p, arg_start
- *   0-15 bytes to align to 16
+ *   envp strings, argv strings, in reverse           <- arg_start
+ *   0 to 8191 random bytes, then down to 16 bytes    (arch_align_stack)
  *   "x86_64\0" (AT_PLATFORM)
  *   16 random bytes (AT_RANDOM)
  *   0-15 bytes of padding, so that rsp ends 16-byte aligned
@@ -317,9 +741,9 @@ static uint32_t elf_hwcap(void)
  *   NULL, argv[argc-1] ... argv[0]
  *   argc                                              <- rsp
  *
- * Linux also subtracts a random amount below 8 KiB before the alignment.
  * The new address space is current's now, so the uaccess functions write
- * to it, as Linux's put_user does.
+ * to it, as Linux's put_user does. The vector is also kept in
+ * mm->saved_auxv, for /proc/PID/auxv.
  */
 static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 			     uint64_t interp_load_addr, uint64_t e_entry, uint64_t phdr_addr)
@@ -328,10 +752,10 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	uint64_t p = bprm->p;
 	uint64_t u_platform, u_rand_bytes, sp, items;
 	uint64_t k_rand_bytes[2];
-	uint64_t elf_info[2 * 24]; /* room to spare for the entries below */
-	int ei_index = 0, argc = bprm->argc, envc = bprm->envc, err;
+	uint64_t *elf_info = mm->saved_auxv;
+	int ei_index = 0, argc = bprm->argc, envc = bprm->envc;
 
-	p &= ~0xfUL; /* Linux's arch_align_stack, without the random part */
+	p = arch_align_stack(p);
 
 	u_platform = p -= sizeof(ELF_PLATFORM);
 	if (copy_to_user((void __user *)u_platform, ELF_PLATFORM, sizeof(ELF_PLATFORM)))
@@ -344,16 +768,16 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	if (copy_to_user((void __user *)u_rand_bytes, k_rand_bytes, sizeof(k_rand_bytes)))
 		return -EFAULT;
 
-	/*
-	 * The auxiliary vector, in Linux's order. Not here: AT_SYSINFO_EHDR
-	 * (there is no vDSO) and AT_MINSIGSTKSZ, both of which Linux puts
-	 * first.
-	 */
-#define NEW_AUX_ENT(id, val)                         \
-	do {                                         \
-		elf_info[ei_index++] = (id);         \
+	/* The auxiliary vector, in Linux 6.1's order. */
+#define NEW_AUX_ENT(id, val)                            \
+	do {                                            \
+		elf_info[ei_index++] = (id);            \
 		elf_info[ei_index++] = (uint64_t)(val); \
 	} while (0)
+	/* x86's ARCH_DLINFO comes first. */
+	if (mm->vdso)
+		NEW_AUX_ENT(AT_SYSINFO_EHDR, mm->vdso);
+	NEW_AUX_ENT(AT_MINSIGSTKSZ, sigframe_size());
 	NEW_AUX_ENT(AT_HWCAP, elf_hwcap());
 	NEW_AUX_ENT(AT_PAGESZ, PAGE_SIZE);
 	NEW_AUX_ENT(AT_CLKTCK, CLOCKS_PER_SEC);
@@ -370,13 +794,15 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	NEW_AUX_ENT(AT_EGID, current_egid());
 	NEW_AUX_ENT(AT_SECURE, bprm->secureexec);
 	NEW_AUX_ENT(AT_RANDOM, u_rand_bytes);
-	NEW_AUX_ENT(AT_HWCAP2, 0); /* no ring-3 MWAIT, no FSGSBASE */
+	NEW_AUX_ENT(AT_HWCAP2, elf_hwcap2());
 	NEW_AUX_ENT(AT_EXECFN, bprm->exec);
 	NEW_AUX_ENT(AT_PLATFORM, u_platform);
 	if (bprm->have_execfd)
 		NEW_AUX_ENT(AT_EXECFD, bprm->execfd);
-	NEW_AUX_ENT(AT_NULL, 0);
 #undef NEW_AUX_ENT
+	/* AT_NULL, and zeros to the end of saved_auxv. */
+	memset(&elf_info[ei_index], 0, sizeof(mm->saved_auxv) - ei_index * sizeof(uint64_t));
+	ei_index += 2;
 
 	/* Room for the vector, then for argc and the two arrays with their
 	 * NULLs, rounded down so that rsp (at argc) is 16-byte aligned. */
@@ -385,22 +811,51 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	bprm->p = (sp - items * sizeof(uint64_t)) & ~0xfUL;
 	sp = bprm->p;
 
+	/* A huge argv or envp may need more than the 128 KiB that
+	 * setup_arg_pages added: the stack grows here by hand. */
+	if (expand_stack(mm, bprm->p))
+		return -EFAULT;
+
 	if (put_user_u64(argc, (void __user *)sp))
 		return -EFAULT;
 	sp += sizeof(uint64_t);
 
 	/* The pointers, to the strings laid out in order from arg_start. */
-	p = mm->arg_start;
-	err = put_string_pointers(&sp, &p, argc);
-	if (err)
-		return err;
-	mm->arg_end = mm->env_start = p;
-	err = put_string_pointers(&sp, &p, envc);
-	if (err)
-		return err;
+	p = mm->arg_end = mm->arg_start;
+	while (argc-- > 0) {
+		long len;
+
+		if (put_user_u64(p, (void __user *)sp))
+			return -EFAULT;
+		sp += sizeof(uint64_t);
+		len = strnlen_user((const char __user *)p, MAX_ARG_STRLEN);
+		if (!len || len > (long)MAX_ARG_STRLEN)
+			return -EINVAL;
+		p += len;
+	}
+	if (put_user_u64(0, (void __user *)sp))
+		return -EFAULT;
+	sp += sizeof(uint64_t);
+	mm->arg_end = p;
+
+	mm->env_end = mm->env_start = p;
+	while (envc-- > 0) {
+		long len;
+
+		if (put_user_u64(p, (void __user *)sp))
+			return -EFAULT;
+		sp += sizeof(uint64_t);
+		len = strnlen_user((const char __user *)p, MAX_ARG_STRLEN);
+		if (!len || len > (long)MAX_ARG_STRLEN)
+			return -EINVAL;
+		p += len;
+	}
+	if (put_user_u64(0, (void __user *)sp))
+		return -EFAULT;
+	sp += sizeof(uint64_t);
 	mm->env_end = p;
 
-	if (copy_to_user((void __user *)sp, elf_info, ei_index * sizeof(uint64_t)))
+	if (copy_to_user((void __user *)sp, mm->saved_auxv, ei_index * sizeof(uint64_t)))
 		return -EFAULT;
 	return 0;
 }

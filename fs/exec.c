@@ -69,6 +69,7 @@
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <mm.h>
+#include <personality.h>
 #include <sched.h>
 #include <security.h>
 #include <string.h>
@@ -362,13 +363,11 @@ out_ret:
  * ------------------------------------------------------------------------ */
 
 /*
- * A new mm with one area, the stack: EXEC_STACK_SIZE bytes right under
- * STACK_TOP, read-write, no page allocated yet. The strings are written
- * from its top down; the first 8 bytes stay zero, as in Linux, so bprm->p
- * starts 8 bytes under the top.
- *
- * Linux builds this stack at STACK_TOP_MAX and moves it, in
- * setup_arg_pages, to a randomized top; ours is already where it stays.
+ * A new mm with one area, the stack: one page right under STACK_TOP (Linux:
+ * STACK_TOP_MAX, the same address with 4-level paging), read-write, which
+ * grows as copy_strings goes down. The first 8 bytes stay zero, as in
+ * Linux, so bprm->p starts 8 bytes under the top. setup_arg_pages moves it
+ * to its final, randomized place.
  */
 static int bprm_mm_init(struct linux_binprm *bprm)
 {
@@ -377,8 +376,7 @@ static int bprm_mm_init(struct linux_binprm *bprm)
 
 	if (!mm)
 		return -ENOMEM;
-	err = vma_map(mm, STACK_TOP - EXEC_STACK_SIZE, EXEC_STACK_SIZE,
-		      VM_READ | VM_WRITE | VM_STACK);
+	err = vma_map(mm, STACK_TOP - PAGE_SIZE, PAGE_SIZE, VM_READ | VM_WRITE | VM_STACK);
 	if (err) {
 		mm_put(mm);
 		return err;
@@ -550,6 +548,10 @@ static int bprm_reserve(struct linux_binprm *bprm, uint64_t len, uint64_t *pos)
 		return -E2BIG;
 	bprm->p -= len;
 	*pos = bprm->p;
+	/* The stack area grows to hold it, within RLIMIT_STACK (Linux's
+	 * get_arg_page). */
+	if (expand_stack(bprm->mm, bprm->p))
+		return -E2BIG;
 	return 0;
 }
 
@@ -1085,19 +1087,70 @@ int begin_new_exec(struct linux_binprm *bprm)
 }
 
 /*
- * After begin_new_exec: finish the stack. The strings end at bprm->p:
- * that is where argv[0] starts (mm->arg_start). PT_GNU_STACK with PF_X
- * asks for an executable stack. Linux moves the stack to its final,
- * randomized place here; ours is already at STACK_TOP.
+ * After begin_new_exec, once the handler has set the personality: what
+ * depends on it. The mmap area's base is chosen (and randomized) here.
  */
-int setup_arg_pages(struct linux_binprm *bprm, int executable_stack)
+void setup_new_exec(struct linux_binprm *bprm)
+{
+	arch_pick_mmap_layout(current->mm, bprm->rlim_stack);
+}
+
+/*
+ * Finish the stack: move it from STACK_TOP, where the strings were copied,
+ * down to stack_top (randomized by the handler, and here by up to a page
+ * more), give it its rights (PT_GNU_STACK with PF_X asks for an executable
+ * stack), and make the area 128 KiB larger than what it holds, or
+ * RLIMIT_STACK if that is less, as Linux does. bprm->p and bprm->exec move
+ * with the strings; argv[0] starts at bprm->p (mm->arg_start).
+ */
+int setup_arg_pages(struct linux_binprm *bprm, uint64_t stack_top, int executable_stack)
 {
 	struct mm *mm = current->mm;
+	struct vma *vma = vma_find(mm, STACK_TOP - 1);
+	unsigned flags = VM_READ | VM_WRITE;
+	uint64_t stack_shift, stack_size, stack_expand, rlim_stack;
+	int ret;
 
+	stack_top = ALIGN_UP(arch_align_stack(stack_top), PAGE_SIZE);
+	if (stack_top < MMAP_MIN_ADDR || vma->end - vma->start >= stack_top - MMAP_MIN_ADDR)
+		return -ENOMEM;
+	stack_shift = vma->end - stack_top;
+	bprm->p -= stack_shift;
 	mm->arg_start = bprm->p;
+	bprm->exec -= stack_shift;
+
+	if (current->personality & READ_IMPLIES_EXEC)
+		flags |= VM_EXEC;
 	if (executable_stack == EXSTACK_ENABLE_X)
-		return vma_protect(mm, STACK_TOP - EXEC_STACK_SIZE, EXEC_STACK_SIZE,
-				   VM_READ | VM_WRITE | VM_EXEC);
+		flags |= VM_EXEC;
+	else if (executable_stack == EXSTACK_DISABLE_X)
+		flags &= ~VM_EXEC;
+	ret = vma_protect(mm, vma->start, vma->end - vma->start, flags);
+	if (ret)
+		return ret;
+	if (flags & VM_EXEC) {
+		static bool warned; /* Linux: pr_warn_once */
+		if (!warned)
+			pr_warn("process '%s' started with executable stack\n", bprm->interp);
+		warned = true;
+	}
+
+	/* Move the pages (their page-table entries) down. */
+	vma = vma_find(mm, STACK_TOP - 1);
+	stack_size = vma->end - vma->start;
+	if (stack_shift) {
+		ret = vma_shift_down(mm, vma->start, stack_shift);
+		if (ret)
+			return ret;
+		vma = vma_find(mm, stack_top - 1);
+	}
+
+	stack_expand = 131072; /* 32 pages */
+	rlim_stack = bprm->rlim_stack & PAGE_MASK;
+	stack_expand = MIN(rlim_stack, stack_size + stack_expand);
+	mm->start_stack = bprm->p;
+	if (expand_stack(mm, vma->end - stack_expand))
+		return -EFAULT;
 	return 0;
 }
 

@@ -25,7 +25,8 @@
  *   exectrace: execve "NAME" done: rip, rsp; the stack ...    exec_trace_done
  *   or: exectrace: execve "NAME" failed: -ERRNO ...
  *
- * Addresses are exact: this kernel does not randomize the stack, so the
+ * Addresses are random (ASLR) unless randomization is off: boot with
+ * "norandmaps" (or echo 0 > /proc/sys/kernel/randomize_va_space) and the
  * same exec prints the same lines on every boot.
  */
 #include <cred.h>
@@ -331,7 +332,29 @@ static void show_new_stack(struct linux_binprm *bprm)
 			T("  0x%lx %-11s 0x%lx", sp, at_name(type), v);
 		sp += 16;
 	} while (type != AT_NULL);
-	T("  0x%lx..0x%lx: platform, random bytes, the strings, 8 zero bytes", sp, STACK_TOP);
+	struct vma *stack = vma_find(mm, bprm->p);
+	T("  0x%lx..0x%lx: padding, random bytes, platform, random gap, the strings, 8 zero bytes",
+	  sp, stack ? stack->end : 0);
+}
+
+void exec_trace_elf(struct linux_binprm *bprm, bool dyn, const char *interp, uint64_t load_bias,
+		    uint64_t interp_base, uint64_t entry)
+{
+	struct mm *mm = current->mm;
+	struct vma *stack = vma_find(mm, bprm->p);
+
+	if (!exec_trace_on)
+		return;
+	T("  elf: %s, load_bias 0x%lx%s", dyn ? "ET_DYN" : "ET_EXEC", load_bias,
+	  dyn ? (interp ? " (ELF_ET_DYN_BASE + random)" : " (placed by mmap)") : "");
+	if (interp)
+		T("  elf: interpreter \"%s\" at 0x%lx (AT_BASE), entry 0x%lx", interp, interp_base,
+		  entry);
+	else
+		T("  elf: no interpreter, entry 0x%lx", entry);
+	T("  elf: randomize %s: stack 0x%lx-0x%lx, mmap_base 0x%lx, brk 0x%lx",
+	  (current->flags & PF_RANDOMIZE) ? "on" : "off", stack ? stack->start : 0,
+	  stack ? stack->end : 0, mm->mmap_base, mm->brk);
 }
 
 void exec_trace_done(struct linux_binprm *bprm, int retval)

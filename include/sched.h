@@ -154,6 +154,9 @@ struct restart_block {
 #define RLIM_NLIMITS 16
 #define RLIM_INFINITY (~0UL)
 
+/* task->flags */
+#define PF_RANDOMIZE 0x00400000 /* exec randomizes the new layout (ASLR) */
+
 #define TASK_COMM_LEN 16
 #define KSTACK_PAGES 4
 #define KSTACK_SIZE (KSTACK_PAGES * PAGE_SIZE)
@@ -184,6 +187,8 @@ struct task {
 	struct files_struct *files;
 	struct fs_struct *fs;
 	struct file *exe_file;  /* the program it runs: /proc/PID/exe; closed to writers */
+	unsigned int personality; /* personality(2): include/personality.h; kept by fork and exec */
+	unsigned int flags;     /* PF_* */
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */

@@ -75,6 +75,8 @@
 	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
 	X(98, getrusage) X(157, prctl) X(273, set_robust_list)                 \
 	X(274, get_robust_list)                                                \
+	/* kernel/exec_domain.c */                                             \
+	X(135, personality)                                                    \
 	/* kernel/time/sys_time.c */                                            \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
 	X(229, clock_getres) X(96, gettimeofday)                               \

@@ -16,8 +16,17 @@
 /* Linux's TASK_SIZE and STACK_TOP on x86-64 (47-bit user half). */
 #define TASK_SIZE 0x00007ffffffff000UL
 #define STACK_TOP TASK_SIZE
-/* Where mmap() looks for free space when the caller gives no address. */
+/* Where mmap() looks for free space in an mm that exec did not lay out
+ * (exec sets mm->mmap_base: mm/mmap_layout.c). */
 #define MMAP_BASE 0x00007ff000000000UL
+/* Where the legacy (bottom-up) mmap layout starts: PAGE_ALIGN(TASK_SIZE / 3). */
+#define TASK_UNMAPPED_BASE 0x00002aaaaaaab000UL
+/* Lowest address mmap hands out or accepts (Linux's vm.mmap_min_addr). */
+#define MMAP_MIN_ADDR 0x10000UL
+/* Linux's stack_guard_gap: 256 pages kept free below a stack. */
+#define STACK_GUARD_GAP (256 * PAGE_SIZE)
+/* Words of mm->saved_auxv, as Linux's AT_VECTOR_SIZE on x86-64 allows. */
+#define AT_VECTOR_SIZE 52
 
 /* Protection bits: the same values as PROT_READ/WRITE/EXEC. */
 #define VM_READ 0x1
@@ -72,6 +81,14 @@ struct mm {
 	/* SUID_DUMP_*: may the process's user look into it (/proc/PID, ptrace)?
 	 * Set at exec and by commit_creds (kernel/cred.c); kept across fork. */
 	int dumpable;
+	/* Where mmap puts what it places itself: top-down below mmap_base, or
+	 * with the legacy layout (ADDR_COMPAT_LAYOUT) bottom-up from it. */
+	uint64_t mmap_base;
+	bool mmap_legacy;
+	uint64_t vdso;       /* the vDSO's address (AT_SYSINFO_EHDR), 0 if none */
+	/* The auxiliary vector exec gave the program, up to AT_NULL:
+	 * /proc/PID/auxv. */
+	uint64_t saved_auxv[AT_VECTOR_SIZE];
 };
 #define SUID_DUMP_DISABLE 0 /* no: it runs with privileges its user lacks */
 #define SUID_DUMP_USER 1    /* yes */
@@ -114,10 +131,37 @@ int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags);
 int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
 		 struct file *file, uint64_t pgoff, uint64_t file_end);
 int vma_unmap(struct mm *mm, uint64_t start, uint64_t len);
+/*
+ * Move the whole area that starts at start, with its pages (their
+ * page-table entries: nothing is copied), shift bytes lower; it keeps its
+ * flags. The range below it must be free. exec moves the new stack so
+ * (Linux's shift_arg_pages). 0 or -ENOMEM (then nothing moved).
+ */
+int vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift);
+/* The first area that overlaps [start, end), or NULL (Linux's name). */
+struct vma *find_vma_intersection(struct mm *mm, uint64_t start, uint64_t end);
 int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot);
 struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NULL */
-/* A free range of len bytes (top-down from MMAP_BASE), or 0 if none. */
-uint64_t get_unmapped_area(struct mm *mm, uint64_t len);
+/*
+ * Where a mapping of len bytes goes when the caller does not fix it: addr
+ * itself if it is page aligned and [addr, addr+len) is free (a hint), else
+ * the highest free range below mm->mmap_base (top-down, as Linux's x86-64
+ * layout), or the lowest above it with the legacy layout. A stack keeps
+ * STACK_GUARD_GAP free below it. 0 if there is no room.
+ */
+uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len);
+/*
+ * Grow the stack area that starts above addr down to addr's page, as a
+ * fault below it does: not past the RLIMIT_STACK of the current task, not
+ * within STACK_GUARD_GAP of the area below. 0 or -ENOMEM.
+ */
+int expand_stack(struct mm *mm, uint64_t addr);
+/*
+ * Linux's heuristic overcommit (vm.overcommit_memory = 0): may pages more
+ * pages be promised at once? Only a request larger than all of RAM is
+ * refused (there is no swap).
+ */
+bool vm_enough_memory(uint64_t pages);
 
 /*
  * Copy into another address space (or the current one) through its page
@@ -131,6 +175,18 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t len);
  */
 int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len);
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len);
+
+/*
+ * The layout of a new address space and its randomization (mm/mmap_layout.c;
+ * Linux's names). Each random offset is 0 unless current has PF_RANDOMIZE.
+ */
+extern int randomize_va_space; /* /proc/sys/kernel/randomize_va_space: 0, 1, 2 */
+void arch_pick_mmap_layout(struct mm *mm, uint64_t rlim_stack); /* mmap_base */
+uint64_t arch_mmap_rnd(void);                  /* 28 bits of pages */
+uint64_t randomize_stack_top(uint64_t stack_top); /* down by 22 bits of pages */
+uint64_t arch_align_stack(uint64_t sp);        /* down by < 8 KiB, 16-aligned */
+uint64_t randomize_page(uint64_t start, uint64_t range);
+uint64_t arch_randomize_brk(struct mm *mm);    /* brk + up to 32 MiB */
 
 /*
  * Called by the page-fault handler for an address below TASK_SIZE, for a

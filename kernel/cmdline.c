@@ -18,6 +18,7 @@
 #include <linux/binfmts.h>
 #include <security.h>
 #include <string.h>
+#include <vm.h>
 
 const char *init_path = "/init";
 char *init_argv[MAX_INIT_ARGS + 2];
@@ -88,6 +89,10 @@ static void handle_word(char *word)
 	}
 	if (param_is(word, namelen, "strace")) {
 		cmdline_strace = true;
+		return;
+	}
+	if (param_is(word, namelen, "norandmaps")) { /* randomize_va_space = 0 */
+		randomize_va_space = 0;
 		return;
 	}
 	if (param_is(word, namelen, "exectrace")) { /* fs/exec_trace.c */

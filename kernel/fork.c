@@ -23,6 +23,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <fs.h>
+#include <cpu.h>
 #include <kernel.h>
 #include <mm.h>
 #include <sched.h>
@@ -164,6 +165,7 @@ static long kernel_clone(struct kernel_clone_args *args)
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	copy_creds(child, parent);
+	save_fsgs(parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
 	child->blocked = parent->blocked;
@@ -176,6 +178,7 @@ static long kernel_clone(struct kernel_clone_args *args)
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->start_time = jiffies;
 	child->no_new_privs = parent->no_new_privs;
+	child->personality = parent->personality;
 	fpu_save(&parent->fpu); /* the live registers, not the last switch's */
 	fpu_copy(&child->fpu, &parent->fpu);
 

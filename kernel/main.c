@@ -3,10 +3,12 @@
  * piece by piece, then start init as process 1.
  */
 #include <boot.h>
+#include <cpu.h>
 #include <cmdline.h>
 #include <fs.h>
 #include <fpu.h>
 #include <kernel.h>
+#include <personality.h>
 #include <linux/binfmts.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
@@ -44,6 +46,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 
 	trap_init();
 	fpu_init();
+	cpu_init();
 	page_alloc_init(&boot_info);
 	paging_init();
 	pic_init();
@@ -56,6 +59,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	utsname_init();
 	kmod_init();
 	exec_init();
+	exec_domain_init();
 	load_initramfs();
 
 	printk(KERN_INFO "Run %s as init process\n", init_path);

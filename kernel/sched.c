@@ -9,6 +9,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <kernel.h>
+#include <cpu.h>
 #include <sched.h>
 #include <trap.h>
 #include <vm.h>
@@ -59,8 +60,10 @@ void schedule(void)
 	need_resched = false;
 	slice_left = TIME_SLICE_TICKS;
 	if (next != prev) {
-		if (prev != &idle_task)
+		if (prev != &idle_task) {
 			fpu_save(&prev->fpu);
+			save_fsgs(prev); /* wrfsbase needs no system call */
+		}
 		current = next;
 		if (next != &idle_task) {
 			fpu_restore(&next->fpu);

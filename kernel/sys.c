@@ -4,6 +4,7 @@
  * times and getrusage, prctl, process groups and sessions.
  */
 #include <cred.h>
+#include <cpu.h>
 #include <errno.h>
 #include <kernel.h>
 #include <mm.h>
@@ -195,8 +196,10 @@ long sys_arch_prctl(int code, unsigned long addr)
 		wrmsr(MSR_GS_BASE, addr);
 		return 0;
 	case ARCH_GET_FS:
+		save_fsgs(current);
 		return put_user_u64(current->fs_base, (void __user *)addr);
 	case ARCH_GET_GS:
+		save_fsgs(current);
 		return put_user_u64(current->gs_base, (void __user *)addr);
 	}
 	return -EINVAL;

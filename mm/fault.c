@@ -57,8 +57,9 @@
  *    copy fails with -EFAULT). Memory is never promised in advance.
  *  - Any other fault on a present page is a protection violation, unless
  *    the entry in fact allows the access (a stale TLB entry).
- *  - The stack is the one area that grows by itself: a fault just below a
- *    VM_STACK area extends it (see grow_stack), so exec can map a small one.
+ *  - The stack is the one area that grows by itself: a fault below a
+ *    VM_STACK area extends it (see grow_stack), up to RLIMIT_STACK, so exec
+ *    maps only what the new program's stack holds and 128 KiB more.
  *  - mm_read/mm_write go through the page tables and the direct map instead
  *    of the loaded CR3, so they work on any mm (exec fills the new one
  *    before switching to it) and ignore the area's protection. They fault
@@ -80,9 +81,6 @@
 #define PF_WRITE (1UL << 1) /* a write */
 #define PF_RSVD (1UL << 3)  /* a reserved bit set in an entry: a kernel bug */
 #define PF_INSTR (1UL << 4) /* an instruction fetch */
-
-/* How big a stack may grow: Linux's default RLIMIT_STACK. */
-#define STACK_LIMIT (8UL << 20)
 
 /*
  * A frame holding page va of file-backed area v: the file's bytes, then
@@ -203,25 +201,15 @@ static bool access_allowed(const struct vma *v, uint64_t err)
 }
 
 /*
- * A fault just below a VM_STACK area grows the area down to it, as Linux
- * does, up to STACK_LIMIT in all and never closer than one page to the area
- * below. Returns the grown area, or NULL.
+ * A fault below a VM_STACK area grows the area down to it, as Linux does:
+ * up to the RLIMIT_STACK of the task, and never within STACK_GUARD_GAP of
+ * the area below (expand_stack, mm/vm.c). Returns the grown area, or NULL.
  */
 static struct vma *grow_stack(struct mm *mm, uint64_t addr)
 {
-	struct vma *below = NULL, *v = mm->vmas;
-	while (v && v->end <= addr) {
-		below = v;
-		v = v->next;
-	}
-	/* v is the first area above addr (addr is in no area). */
-	if (!v || !(v->flags & VM_STACK) || addr < MMAP_MIN_ADDR)
+	if (expand_stack(mm, addr))
 		return NULL;
-	uint64_t start = ALIGN_DOWN(addr, PAGE_SIZE);
-	if (v->end - start > STACK_LIMIT || (below && below->end + PAGE_SIZE > start))
-		return NULL;
-	v->start = start;
-	return v;
+	return vma_find(mm, addr);
 }
 
 /* Does the present entry pte allow an access of this kind? */

@@ -127,6 +127,3 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
  * the area is writable). 0 or -ENOMEM (then nothing changed).
  */
 int unshare_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte);
-
-/* Lowest address mmap hands out or accepts (Linux's mmap_min_addr). */
-#define MMAP_MIN_ADDR 0x10000UL

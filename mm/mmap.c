@@ -95,14 +95,10 @@ long sys_brk(unsigned long addr)
 }
 
 /* Where a mapping without MAP_FIXED goes: the hint if that range is free,
- * else the highest free range below MMAP_BASE. 0 if there is no room. */
+ * else where the mm's layout puts it (mm/vm.c). 0 if there is no room. */
 static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
 {
-	hint = ALIGN_UP(hint, PAGE_SIZE);
-	if (hint >= MMAP_MIN_ADDR && hint <= TASK_SIZE - len &&
-	    !range_in_use(mm, hint, hint + len))
-		return hint;
-	return get_unmapped_area(mm, len);
+	return get_unmapped_area(mm, hint, len);
 }
 
 /*
@@ -339,7 +335,7 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 		return addr;
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
-	uint64_t to = get_unmapped_area(mm, new_len);
+	uint64_t to = get_unmapped_area(mm, 0, new_len);
 	if (!to)
 		return -ENOMEM;
 	err = vma_move(mm, addr, old_len, to, new_len, false);

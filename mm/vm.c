@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <mm.h>
+#include <sched.h>
 #include <string.h>
 #include <vm.h>
 #include <x86.h>
@@ -304,22 +305,121 @@ int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
 	return 0;
 }
 
-uint64_t get_unmapped_area(struct mm *mm, uint64_t len)
+int vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift)
 {
-	len = ALIGN_UP(len, PAGE_SIZE);
-	if (len == 0 || len > MMAP_BASE - MMAP_MIN_ADDR)
+	struct vma *v = vma_find(mm, start);
+	unsigned flags;
+	uint64_t len;
+	int err;
+
+	BUG_ON(!v || v->start != start || shift > start);
+	flags = v->flags;
+	len = v->end - v->start;
+	err = vma_move(mm, start, len, start - shift, len, false);
+	if (err)
+		return err;
+	vma_find(mm, start - shift)->flags = flags;
+	return 0;
+}
+
+struct vma *find_vma_intersection(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->end > start)
+			return v;
+	return NULL;
+}
+
+/* Where the gap before area v ends: a stack keeps its guard gap free
+ * (Linux's vm_start_gap). */
+static uint64_t vm_start_gap(const struct vma *v)
+{
+	if (!(v->flags & VM_STACK))
+		return v->start;
+	return v->start > STACK_GUARD_GAP ? v->start - STACK_GUARD_GAP : 0;
+}
+
+/*
+ * The highest (topdown) or lowest free range of len bytes inside
+ * [low, high), or 0. Linux's vm_unmapped_area.
+ */
+static uint64_t find_gap(struct mm *mm, uint64_t low, uint64_t high, uint64_t len, bool topdown)
+{
+	uint64_t best = 0, gap_start = low;
+
+	if (high < low || high - low < len)
 		return 0;
-	/* Walk the gaps between areas from the bottom up, remembering the
-	 * highest one that fits below MMAP_BASE. */
-	uint64_t best = 0, gap_start = MMAP_MIN_ADDR;
-	for (struct vma *v = mm->vmas; v && v->start < MMAP_BASE; v = v->next) {
-		if (v->start >= gap_start && v->start - gap_start >= len)
-			best = v->start - len;
+	/* Each gap runs from the end of an area to the start gap of the next. */
+	for (struct vma *v = mm->vmas;; v = v->next) {
+		uint64_t gap_end = v ? MIN(vm_start_gap(v), high) : high;
+
+		if (gap_end > gap_start && gap_end - gap_start >= len) {
+			if (!topdown)
+				return gap_start;
+			best = gap_end - len;
+		}
+		if (!v || v->start >= high)
+			break;
 		gap_start = MAX(gap_start, v->end);
 	}
-	if (MMAP_BASE >= gap_start && MMAP_BASE - gap_start >= len)
-		best = MMAP_BASE - len;
 	return best;
+}
+
+uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len)
+{
+	uint64_t got;
+
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (len == 0 || len > TASK_SIZE - MMAP_MIN_ADDR)
+		return 0;
+	/* A hint is taken, page-aligned down (raised to the lowest address
+	 * mmap gives), if the range is free, stack guard gap included. */
+	if (addr) {
+		addr = MAX(ALIGN_DOWN(addr, PAGE_SIZE), MMAP_MIN_ADDR);
+		if (addr <= TASK_SIZE - len) {
+			struct vma *v = mm->vmas;
+			while (v && v->end <= addr)
+				v = v->next;
+			if (!v || addr + len <= vm_start_gap(v))
+				return addr;
+		}
+	}
+	if (mm->mmap_legacy)
+		return find_gap(mm, mm->mmap_base, TASK_SIZE, len, false);
+	got = find_gap(mm, MMAP_MIN_ADDR, mm->mmap_base, len, true);
+	/* Linux falls back to a bottom-up search when the area below the
+	 * base is full. */
+	return got ? got : find_gap(mm, TASK_UNMAPPED_BASE, TASK_SIZE, len, false);
+}
+
+int expand_stack(struct mm *mm, uint64_t addr)
+{
+	struct vma *prev = NULL, *v = mm->vmas;
+	uint64_t limit = current ? current->rlim[RLIMIT_STACK].cur : RLIM_INFINITY;
+
+	addr = ALIGN_DOWN(addr, PAGE_SIZE);
+	while (v && v->end <= addr) {
+		prev = v;
+		v = v->next;
+	}
+	if (!v || !(v->flags & VM_STACK))
+		return -ENOMEM;
+	if (v->start <= addr)
+		return 0; /* nothing to grow */
+	if (addr < MMAP_MIN_ADDR || v->end - addr > limit)
+		return -ENOMEM;
+	/* The area below keeps its distance (prev->end <= addr here), unless
+	 * it is another stack or inaccessible (PROT_NONE), as in Linux. */
+	if (prev && !(prev->flags & VM_STACK) && (prev->flags & (VM_READ | VM_WRITE | VM_EXEC)) &&
+	    addr - prev->end < STACK_GUARD_GAP)
+		return -ENOMEM;
+	v->start = addr; /* its pages come on demand, as any area's */
+	return 0;
+}
+
+bool vm_enough_memory(uint64_t pages)
+{
+	return pages <= nr_total_pages();
 }
 
 /* ---- address spaces ---- */
@@ -345,6 +445,7 @@ struct mm *mm_create(void)
 	}
 	memcpy(&mm->pml4[256], &boot_pml4[256], 256 * sizeof(uint64_t));
 	mm->users = 1;
+	mm->mmap_base = MMAP_BASE;
 	return mm;
 }
 

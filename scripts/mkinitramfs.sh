@@ -12,6 +12,7 @@
 #
 # MODULES_TREE=DIR (the build's modules, laid out by modules-install.sh)
 # is copied in before the overlay: DIR/lib/modules/RELEASE/...
+# MUSL_LDSO=PATH and GLIBC_ROOT=DIR add the dynamic loaders (see below).
 #
 # BUSYBOX=PATH (the binary of Debian's busybox-static, see fetch-busybox.sh)
 # adds /bin/busybox and its applet links as Debian's initramfs-tools does
@@ -76,6 +77,22 @@ fi
 
 if [ -n "${QEMU_AARCH64:-}" ]; then
 	install -m 0755 "$QEMU_AARCH64" "$root/qemu-aarch64-static"
+fi
+
+# The dynamic loaders, for dynamically linked programs: musl's (the host's
+# musl-tools installs it: musl's libc.so is its own loader) as
+# MUSL_LDSO=PATH, and Debian's glibc (the libc6 package, unpacked by
+# fetch-debian.sh) as GLIBC_ROOT=DIR, laid out as Debian lays them out.
+if [ -n "${MUSL_LDSO:-}" ]; then
+	mkdir -p "$root/lib"
+	install -m 0755 "$MUSL_LDSO" "$root/lib/ld-musl-x86_64.so.1"
+fi
+if [ -n "${GLIBC_ROOT:-}" ]; then
+	mkdir -p "$root/lib/x86_64-linux-gnu" "$root/lib64"
+	for f in ld-linux-x86-64.so.2 libc.so.6; do
+		install -m 0755 "$GLIBC_ROOT/lib/x86_64-linux-gnu/$f" "$root/lib/x86_64-linux-gnu/$f"
+	done
+	ln -s /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$root/lib64/ld-linux-x86-64.so.2"
 fi
 
 if [ -n "${MODULES_TREE:-}" ]; then

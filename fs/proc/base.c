@@ -128,6 +128,26 @@ static int show_environ(struct seq_file *m, struct task *t)
 	return t->mm ? show_mm_range(m, t, t->mm->env_start, t->mm->env_end) : 0;
 }
 
+/* The auxiliary vector exec gave the program, with its AT_NULL, as bytes. */
+static int show_auxv(struct seq_file *m, struct task *t)
+{
+	size_t n = 0;
+
+	if (!t->mm)
+		return 0;
+	do
+		n += 2;
+	while (n < AT_VECTOR_SIZE && t->mm->saved_auxv[n - 2] != 0);
+	seq_write(m, t->mm->saved_auxv, n * sizeof(uint64_t));
+	return 0;
+}
+
+static int show_personality(struct seq_file *m, struct task *t)
+{
+	seq_printf(m, "%08x\n", t->personality);
+	return 0;
+}
+
 static int show_comm(struct seq_file *m, struct task *t)
 {
 	seq_printf(m, "%s\n", t->comm);
@@ -448,7 +468,9 @@ static const struct pid_entry pid_entries[] = {
 	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false },
 	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true },
+	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
+	{ "personality", S_IFREG | 0400, show_personality, NULL, NULL, true },
 	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false },
 	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false },
 	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL, false },

@@ -30,14 +30,6 @@ struct cred;
 #define ARG_MAX 131072                   /* the floor of the total limit */
 #define _STK_LIM (8UL * 1024 * 1024)     /* default RLIMIT_STACK */
 
-/*
- * The new stack: an area of this size under STACK_TOP, reserved in the new
- * address space before any string is copied. Linux grows its stack on
- * demand up to RLIMIT_STACK; ours has that default size from the start
- * (pages are only allocated when touched).
- */
-#define EXEC_STACK_SIZE _STK_LIM
-
 /* bprm->interp_flags */
 #define BINPRM_FLAGS_ENFORCE_NONDUMP 0x1   /* a file of the exec is not readable */
 #define BINPRM_FLAGS_PATH_INACCESSIBLE 0x4 /* name came from an O_CLOEXEC fd */
@@ -138,7 +130,9 @@ int remove_arg_zero(struct linux_binprm *bprm);
  * bprm->filename). -ENOMEM. */
 int bprm_change_interp(const char *interp, struct linux_binprm *bprm);
 int begin_new_exec(struct linux_binprm *bprm); /* the point of no return */
-int setup_arg_pages(struct linux_binprm *bprm, int executable_stack);
+void setup_new_exec(struct linux_binprm *bprm); /* the mmap layout */
+/* Move the stack to stack_top and give it its rights and 128 KiB of room. */
+int setup_arg_pages(struct linux_binprm *bprm, uint64_t stack_top, int executable_stack);
 /* Set the user registers for a fresh program (Linux: arch start_thread). */
 void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp);
 
@@ -167,3 +161,7 @@ void exec_trace_handler(struct linux_binprm *bprm, struct linux_binfmt *fmt, int
 void exec_trace_rewrite(struct linux_binprm *bprm, const char *who); /* argv changed */
 void exec_trace_interp(struct linux_binprm *bprm, const char *new_interp);
 void exec_trace_done(struct linux_binprm *bprm, int retval); /* result; the new stack */
+/* binfmt_elf placed the program: its type, interpreter (or NULL), load
+ * bias, the interpreter's base (AT_BASE), the entry point, the layout. */
+void exec_trace_elf(struct linux_binprm *bprm, bool dyn, const char *interp, uint64_t load_bias,
+		    uint64_t interp_base, uint64_t entry);

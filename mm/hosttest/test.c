@@ -31,6 +31,7 @@ int nr_invlpg, nr_cr3_writes;
 uint64_t boot_pml4[512];
 struct task *current;
 struct boot_info boot_info;
+uint64_t get_random_u64(void) { return 0x123456789abcdefUL; }
 
 void printk(const char *fmt, ...)
 {
@@ -304,17 +305,24 @@ static void test_areas(struct mm *mm)
 	CHECK(handle_mm_fault(mm, 0x403000, 0x10 | 4) == -EFAULT);
 	CHECK(handle_mm_fault(NULL, 0x403000, 4) == -EFAULT);
 
-	/* Stacks grow down, to 8 MiB, keeping a page from the area below. */
+	/* Stacks grow down, to RLIMIT_STACK (8 MiB here), keeping Linux's
+	 * guard gap (1 MiB) from the area below. */
 	CHECK(vma_map(mm, 0x60000000, 0x1000, 3) == 0);
-	CHECK(vma_map(mm, 0x60100000, 0x2000, VM_READ | VM_WRITE | VM_STACK) == 0);
-	CHECK(handle_mm_fault(mm, 0x600ffff8, 6) == 0);
-	CHECK(vma_find(mm, 0x600ff000)->start == 0x600ff000);
-	CHECK(handle_mm_fault(mm, 0x60001000, 6) == -EFAULT);
-	CHECK(handle_mm_fault(mm, 0x60002000, 6) == 0);
+	CHECK(vma_map(mm, 0x60200000, 0x2000, VM_READ | VM_WRITE | VM_STACK) == 0);
+	CHECK(handle_mm_fault(mm, 0x601ffff8, 6) == 0);
+	CHECK(vma_find(mm, 0x601ff000)->start == 0x601ff000);
+	CHECK(handle_mm_fault(mm, 0x60100ff8, 6) == -EFAULT);
+	CHECK(handle_mm_fault(mm, 0x60101000, 6) == 0);
 	CHECK(handle_mm_fault(mm, 0x61000000, 6) == -EFAULT);
 	CHECK(vma_map(mm, 0x70000000, 0x1000, VM_READ | VM_WRITE | VM_STACK) == 0);
 	CHECK(handle_mm_fault(mm, 0x70001000 - (8 << 20), 6) == 0);
 	CHECK(handle_mm_fault(mm, 0x70000000 - (8 << 20) - 8, 6) == -EFAULT);
+	current->rlim[RLIMIT_STACK].cur = 16 << 20; /* the limit is read at each fault */
+	CHECK(handle_mm_fault(mm, 0x70000000 - (8 << 20) - 8, 6) == 0);
+	current->rlim[RLIMIT_STACK].cur = 8 << 20;
+	/* mmap keeps the guard gap free below a stack. */
+	CHECK(get_unmapped_area(mm, 0x70000000 - (8 << 20) - 0x2000, 0x1000) !=
+	      0x70000000 - (8 << 20) - 0x2000);
 	printf("areas ok\n");
 }
 
@@ -953,7 +961,7 @@ static void test_teardown(struct mm *mm)
 {
 	CHECK(vma_map(mm, STACK_TOP - 0x10000, 0x10000, VM_READ | VM_WRITE | VM_STACK) == 0);
 	CHECK(mm_write(mm, STACK_TOP - 8, "x", 1) == 0);
-	CHECK(get_unmapped_area(mm, 0x1000) == MMAP_BASE - 0x6000);
+	CHECK(get_unmapped_area(mm, 0, 0x1000) == MMAP_BASE - 0x6000);
 	/* Unmapping everything frees every page and every table. */
 	CHECK(vma_unmap(mm, 0, TASK_SIZE) == 0);
 	CHECK(mm->vmas == NULL);
@@ -1046,6 +1054,7 @@ int main(void)
 	struct mm *mm = mm_create();
 	CHECK(mm);
 	struct task task = { .mm = mm };
+	task.rlim[RLIMIT_STACK] = (struct rlimit){ 8 << 20, RLIM_INFINITY };
 	current = &task;
 	fake_files();
 	test_areas(mm);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# fetch-debian.sh DIR PACKAGE... - get Debian packages unpacked into DIR/root.
+#
+# As fetch-busybox.sh does for busybox: `apt-get download` fetches each
+# package (never installed on the host) and `dpkg-deb -x` unpacks them all
+# into DIR/root, one tree, as they would lie on a Debian system. Afterwards
+#   DIR/root/...        the files of the packages
+#   DIR/versions        "package version" lines
+# The result is cached: if DIR/versions names the same packages, nothing is
+# done. Without network (or apt) the build still works: the reason goes to
+# DIR/unavailable, a warning is printed, and the script exits 0; the tests
+# that need these files are then skipped. `rm -r DIR` tries again.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+	echo "usage: $0 DIR PACKAGE..." >&2
+	exit 2
+fi
+dir=$1
+shift
+pkgs=("$@")
+want=$(printf '%s\n' "${pkgs[@]}" | LC_ALL=C sort -u)
+
+if [ -f "$dir/versions" ] && [ "$(cut -d' ' -f1 "$dir/versions" | LC_ALL=C sort -u)" = "$want" ]; then
+	exit 0
+fi
+if [ -f "$dir/unavailable" ] && [ "$(cat "$dir/wanted" 2>/dev/null)" = "$want" ]; then
+	echo "debian: not available ($(cat "$dir/unavailable")); rm -r $dir to try again" >&2
+	exit 0
+fi
+
+give_up() {
+	mkdir -p "$dir"
+	echo "$1" > "$dir/unavailable"
+	echo "$want" > "$dir/wanted"
+	echo "debian: WARNING: $1; building without these packages" >&2
+	exit 0
+}
+
+command -v apt-get > /dev/null && command -v dpkg-deb > /dev/null ||
+	give_up "apt-get or dpkg-deb is missing"
+
+echo "debian: fetching ${pkgs[*]}" >&2
+rm -rf "$dir"
+mkdir -p "$dir/deb"
+# apt-get download writes into the current directory. The first try uses the
+# package lists as they are; if they are missing or stale, update them once.
+if ! (cd "$dir/deb" && apt-get download -qq "${pkgs[@]}" 2> /dev/null); then
+	if [ "$(id -u)" = 0 ]; then
+		apt-get update -qq > /dev/null 2>&1 || true
+	fi
+	(cd "$dir/deb" && apt-get download -qq "${pkgs[@]}" 2> /dev/null) ||
+		give_up "apt-get download ${pkgs[*]} failed (no network?)"
+fi
+
+: > "$dir/versions.tmp"
+for deb in "$dir"/deb/*.deb; do
+	dpkg-deb -x "$deb" "$dir/root" || give_up "dpkg-deb -x $deb failed"
+	echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)" >> "$dir/versions.tmp"
+done
+mv "$dir/versions.tmp" "$dir/versions"
+echo "debian: $(tr '\n' ' ' < "$dir/versions")" >&2
