@@ -147,6 +147,24 @@ $(B)/mod/%.ko: $(B)/mod/%.o $(B)/mod/%.mod.o scripts/module.lds
 	@echo "  LD [M]  $@"
 	@$(LD) -r -T scripts/module.lds -o $@ $(B)/mod/$*.o $(B)/mod/$*.mod.o
 
+# The vDSO: user code (kernel/vdso/), linked as a shared object with no
+# relocations, then carried in the kernel as data (kernel/vdso_image.S,
+# which includes build/vdso/vdso.so: it is the same for every $(B)).
+VDSO_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -ffreestanding \
+	-fno-stack-protector -fno-builtin -fno-common -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include) -Iinclude -MMD -MP
+$(U)/vdso/vdso.so: kernel/vdso/vdso.c kernel/vdso/vdso.lds include/vdso.h
+	@mkdir -p $(dir $@)
+	@echo "  VDSO    $@"
+	@$(CC) $(VDSO_CFLAGS) -c -o $(U)/vdso/vdso.o kernel/vdso/vdso.c
+	@$(LD) -shared -soname=linux-vdso.so.1 --hash-style=both --build-id=sha1 -Bsymbolic \
+		-z max-page-size=4096 -z noexecstack --no-undefined --eh-frame-hdr -T kernel/vdso/vdso.lds \
+		-o $@.dbg $(U)/vdso/vdso.o
+	@if readelf -rW $@.dbg | grep -q '^ *[0-9a-f]\{8,\} '; then \
+		echo "vdso: the image has relocations" >&2; readelf -rW $@.dbg >&2; exit 1; fi
+	@$(OBJCOPY) -S $@.dbg $@
+$(B)/obj/kernel/vdso_image.o: $(U)/vdso/vdso.so
+
 userland: $(USER_BINS)
 
 $(U)/userland/%: userland/%.c $(wildcard userland/*.h)

@@ -32,8 +32,10 @@
  *       interpreter (a PIE), wherever mmap puts it for one without (ld.so
  *       run as a program, a static-pie), reserving the whole image
  *       (total_mapping_size) so that the later segments fit
- *     set_brk, padzero: the bss
+ *       elf_load: each segment's file bytes (elf_map), then its bss
+ *       (padzero, then anonymous pages)
  *     load_elf_interp: the interpreter, where mmap puts it (AT_BASE)
+ *     arch_setup_additional_pages: the vDSO (kernel/vdso.c)
  *     create_elf_tables: the auxiliary vector and argc, argv, envp
  *     brk: randomized, and for a loader run directly moved to ELF_ET_DYN_BASE
  *     start_thread: rip at the interpreter's entry, or the program's
@@ -54,6 +56,7 @@
 #include <sched.h>
 #include <string.h>
 #include <uaccess.h>
+#include <vdso.h>
 #include <vm.h>
 
 static int load_elf_binary(struct linux_binprm *bprm);
@@ -190,7 +193,7 @@ static unsigned make_prot(uint32_t p_flags)
 }
 
 /* ------------------------------------------------------------------------
- * Mapping: Linux's vm_mmap of a file, elf_map, set_brk, padzero.
+ * Mapping: Linux's vm_mmap of a file, elf_map, padzero, elf_load.
  * ------------------------------------------------------------------------ */
 
 /*
@@ -284,25 +287,11 @@ static int vm_brk_flags(uint64_t addr, uint64_t len, unsigned exec)
 	return vma_map(current->mm, addr, len, VM_READ | VM_WRITE | exec);
 }
 
-/* The bss past the file's last page, and the heap's start after it. */
-static int set_brk(uint64_t start, uint64_t end, unsigned prot)
-{
-	start = ELF_PAGEALIGN(start);
-	end = ELF_PAGEALIGN(end);
-	if (end > start) {
-		int error = vm_brk_flags(start, end - start, prot & VM_EXEC);
-		if (error)
-			return error;
-	}
-	current->mm->start_brk = current->mm->brk = end;
-	return 0;
-}
-
 /*
  * The file's last page of a segment holds, past p_filesz, whatever the file
  * has there; the bss must read as zero: write zeros to the end of the page,
- * through the program's own mapping. Fails (-EFAULT) if that page may not
- * be written, as in Linux 6.1.
+ * through the program's own mapping. -EFAULT if that page may not be
+ * written.
  */
 static int padzero(uint64_t elf_bss)
 {
@@ -316,22 +305,58 @@ static int padzero(uint64_t elf_bss)
 	return 0;
 }
 
+/*
+ * Load one segment (Linux's elf_load): its file bytes (elf_map), then its
+ * bss: the rest of the last file page is zeroed through the mapping (a
+ * failure matters only if the segment is writable: a read-only one keeps
+ * whatever the file holds there, as in Linux), and whole pages beyond are
+ * anonymous memory. A segment with no file bytes is all anonymous. Returns
+ * where the segment's first page went, or -errno.
+ */
+static uint64_t elf_load(struct file *filep, uint64_t addr, const Elf64_Phdr *eppnt,
+			 unsigned prot, enum elf_map_type type, uint64_t total_size)
+{
+	uint64_t zero_start, zero_end, map_addr;
+
+	if (eppnt->p_filesz) {
+		map_addr = elf_map(filep, addr, eppnt, prot, type, total_size);
+		if (BAD_ADDR(map_addr))
+			return map_addr;
+		zero_start = map_addr + ELF_PAGEOFFSET(eppnt->p_vaddr) + eppnt->p_filesz;
+		zero_end = map_addr + ELF_PAGEOFFSET(eppnt->p_vaddr) + eppnt->p_memsz;
+		if (eppnt->p_memsz > eppnt->p_filesz && padzero(zero_start) && (prot & VM_WRITE))
+			return -EFAULT;
+	} else {
+		map_addr = zero_start = ELF_PAGESTART(addr);
+		zero_end = zero_start + ELF_PAGEOFFSET(eppnt->p_vaddr) + eppnt->p_memsz;
+	}
+	if (eppnt->p_memsz > eppnt->p_filesz) {
+		int error;
+
+		zero_start = ELF_PAGEALIGN(zero_start);
+		zero_end = ELF_PAGEALIGN(zero_end);
+		error = vm_brk_flags(zero_start, zero_end - zero_start, prot & VM_EXEC);
+		if (error)
+			map_addr = (uint64_t)(int64_t)error;
+	}
+	return map_addr;
+}
+
 /* ------------------------------------------------------------------------
  * The interpreter.
  * ------------------------------------------------------------------------ */
 
 /*
  * Map the interpreter (ld.so) where mmap puts it: the whole image at once,
- * then each segment in place, then its bss. Returns its load address (what
+ * then each segment in place, with its bss. Returns its load address (what
  * its p_vaddr 0 became: AT_BASE) or -errno.
  */
 static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *interpreter,
 				uint64_t no_base, const Elf64_Phdr *interp_elf_phdata)
 {
 	const Elf64_Phdr *eppnt;
-	uint64_t load_addr = 0, last_bss = 0, elf_bss = 0, total_size, error = -ENOEXEC;
+	uint64_t load_addr = 0, total_size, error = -ENOEXEC;
 	bool load_addr_set = false;
-	unsigned bss_prot = 0;
 	int i;
 
 	if (interp_elf_ex->e_type != ET_EXEC && interp_elf_ex->e_type != ET_DYN)
@@ -359,8 +384,8 @@ static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *in
 		else if (no_base && interp_elf_ex->e_type == ET_DYN)
 			load_addr = -vaddr;
 
-		map_addr = elf_map(interpreter, load_addr + vaddr, eppnt, elf_prot, elf_type,
-				   total_size);
+		map_addr = elf_load(interpreter, load_addr + vaddr, eppnt, elf_prot, elf_type,
+				    total_size);
 		total_size = 0;
 		error = map_addr;
 		if (BAD_ADDR(map_addr))
@@ -378,27 +403,6 @@ static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *in
 			error = -ENOMEM;
 			goto out;
 		}
-		k = load_addr + eppnt->p_vaddr + eppnt->p_filesz;
-		if (k > elf_bss)
-			elf_bss = k;
-		k = load_addr + eppnt->p_vaddr + eppnt->p_memsz;
-		if (k > last_bss) {
-			last_bss = k;
-			bss_prot = elf_prot;
-		}
-	}
-
-	/* The rest of the last file page, then whole pages of bss. */
-	if (padzero(elf_bss)) {
-		error = -EFAULT;
-		goto out;
-	}
-	elf_bss = ELF_PAGEALIGN(elf_bss);
-	last_bss = ELF_PAGEALIGN(last_bss);
-	if (last_bss > elf_bss) {
-		error = vm_brk_flags(elf_bss, last_bss - elf_bss, bss_prot & VM_EXEC);
-		if (error)
-			goto out;
 	}
 	error = load_addr;
 out:
@@ -417,8 +421,8 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	bool first_pt_load = true;
 	uint64_t error;
 	Elf64_Phdr *elf_ppnt, *elf_phdata, *interp_elf_phdata = NULL;
-	uint64_t elf_bss, elf_brk;
-	unsigned bss_prot = 0;
+	uint64_t elf_brk;
+	bool brk_moved = false;
 	int retval, i;
 	uint64_t elf_entry, e_entry, interp_load_addr = 0;
 	uint64_t start_code, end_code, start_data, end_data;
@@ -515,7 +519,6 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	if (retval < 0)
 		goto out_free_dentry;
 
-	elf_bss = 0;
 	elf_brk = 0;
 	start_code = ~0UL;
 	end_code = 0;
@@ -530,24 +533,6 @@ static int load_elf_binary(struct linux_binprm *bprm)
 
 		if (elf_ppnt->p_type != PT_LOAD)
 			continue;
-
-		if (unlikely(elf_brk > elf_bss)) {
-			uint64_t nbyte;
-
-			/* An earlier segment had a bss: its pages, and the rest
-			 * of its last file page zeroed (an error here is
-			 * ignored, as Linux does: odd protections). */
-			retval = set_brk(elf_bss + load_bias, elf_brk + load_bias, bss_prot);
-			if (retval)
-				goto out_free_dentry;
-			nbyte = ELF_PAGEOFFSET(elf_bss);
-			if (nbyte) {
-				nbyte = ELF_MIN_ALIGN - nbyte;
-				if (nbyte > elf_brk - elf_bss)
-					nbyte = elf_brk - elf_bss;
-				(void)clear_user((void __user *)(elf_bss + load_bias), nbyte);
-			}
-		}
 
 		elf_prot = make_prot(elf_ppnt->p_flags);
 		vaddr = elf_ppnt->p_vaddr;
@@ -565,13 +550,32 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		} else if (elf_ex->e_type == ET_EXEC) {
 			elf_flags = MAP_FIXED_NOREPLACE;
 		} else if (elf_ex->e_type == ET_DYN) {
+			total_size = total_mapping_size(elf_phdata, elf_ex->e_phnum);
+			if (!total_size) {
+				retval = -EINVAL;
+				goto out_free_dentry;
+			}
+			alignment = maximum_alignment(elf_phdata, elf_ex->e_phnum);
 			if (interpreter) {
 				load_bias = ELF_ET_DYN_BASE;
 				if (current->flags & PF_RANDOMIZE)
 					load_bias += arch_mmap_rnd();
-				alignment = maximum_alignment(elf_phdata, elf_ex->e_phnum);
 				if (alignment)
 					load_bias &= ~(alignment - 1);
+				elf_flags = MAP_FIXED_NOREPLACE;
+			} else if (alignment > ELF_MIN_ALIGN) {
+				/* A loader that asks for a large alignment:
+				 * see where mmap would put the image, then
+				 * place it on that boundary below. */
+				load_bias = elf_load(bprm->file, 0, elf_ppnt, elf_prot, elf_flags,
+						     total_size);
+				if (BAD_ADDR(load_bias)) {
+					retval = load_bias >= (uint64_t)-4095 ?
+							 (int)(int64_t)load_bias : -EINVAL;
+					goto out_free_dentry;
+				}
+				vma_unmap(current->mm, load_bias, ELF_PAGEALIGN(total_size));
+				load_bias &= ~(alignment - 1);
 				elf_flags = MAP_FIXED_NOREPLACE;
 			} else {
 				load_bias = 0;
@@ -579,15 +583,10 @@ static int load_elf_binary(struct linux_binprm *bprm)
 			/* Lowered by the first vaddr: every later address is
 			 * p_vaddr + load_bias. */
 			load_bias = ELF_PAGESTART(load_bias - vaddr);
-			total_size = total_mapping_size(elf_phdata, elf_ex->e_phnum);
-			if (!total_size) {
-				retval = -EINVAL;
-				goto out_free_dentry;
-			}
 		}
 
-		error = elf_map(bprm->file, load_bias + vaddr, elf_ppnt, elf_prot, elf_flags,
-				total_size);
+		error = elf_load(bprm->file, load_bias + vaddr, elf_ppnt, elf_prot, elf_flags,
+				 total_size);
 		if (BAD_ADDR(error)) {
 			retval = error >= (uint64_t)-4095 ? (int)(int64_t)error : -EINVAL;
 			goto out_free_dentry;
@@ -619,37 +618,22 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		}
 
 		k = elf_ppnt->p_vaddr + elf_ppnt->p_filesz;
-		if (k > elf_bss)
-			elf_bss = k;
 		if ((elf_ppnt->p_flags & PF_X) && end_code < k)
 			end_code = k;
 		if (end_data < k)
 			end_data = k;
 		k = elf_ppnt->p_vaddr + elf_ppnt->p_memsz;
-		if (k > elf_brk) {
-			bss_prot = elf_prot;
+		if (k > elf_brk)
 			elf_brk = k;
-		}
 	}
 
 	e_entry = elf_ex->e_entry + load_bias;
 	phdr_addr += load_bias;
-	elf_bss += load_bias;
 	elf_brk += load_bias;
 	start_code += load_bias;
 	end_code += load_bias;
 	start_data += load_bias;
 	end_data += load_bias;
-
-	/* The bss, before the interpreter is placed, so that it cannot land
-	 * there; the heap starts after it. */
-	retval = set_brk(elf_bss, elf_brk, bss_prot);
-	if (retval)
-		goto out_free_dentry;
-	if (likely(elf_bss != elf_brk) && unlikely(padzero(elf_bss))) {
-		retval = -EFAULT;
-		goto out_free_dentry;
-	}
 
 	if (interpreter) {
 		elf_entry = load_elf_interp(interp_elf_ex, interpreter, load_bias, interp_elf_phdata);
@@ -669,6 +653,11 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		}
 	}
 
+	/* The vDSO and its data page (ARCH_SETUP_ADDITIONAL_PAGES). */
+	retval = arch_setup_additional_pages(current->mm);
+	if (retval < 0)
+		goto out_free_dentry;
+
 	retval = create_elf_tables(bprm, elf_ex, interp_load_addr, e_entry, phdr_addr);
 	if (retval < 0)
 		goto out_free_dentry;
@@ -680,11 +669,20 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	mm->end_data = end_data;
 	mm->start_stack = bprm->p;
 
+	/*
+	 * brk: after the highest segment; for a loader run as a program (or a
+	 * static-pie) where a PIE would be, away from the mmap area that holds
+	 * the loader. Randomized, with a page left free after the bss. (Linux
+	 * 6.10's rules, which Debian's 6.1 has.)
+	 */
+	if (elf_ex->e_type == ET_DYN && !interpreter) {
+		elf_brk = ELF_ET_DYN_BASE;
+		brk_moved = true;
+	}
+	mm->start_brk = mm->brk = ELF_PAGEALIGN(elf_brk);
 	if ((current->flags & PF_RANDOMIZE) && randomize_va_space > 1) {
-		/* A loader run as a program: its heap goes where a PIE would
-		 * be, away from the mmap area that holds the loader. */
-		if (elf_ex->e_type == ET_DYN && !interpreter)
-			mm->brk = mm->start_brk = ELF_ET_DYN_BASE;
+		if (!brk_moved)
+			mm->brk = mm->start_brk = mm->brk + PAGE_SIZE;
 		mm->brk = mm->start_brk = arch_randomize_brk(mm);
 	}
 

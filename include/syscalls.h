@@ -73,7 +73,7 @@
 	X(218, set_tid_address) X(24, sched_yield) X(111, getpgrp)             \
 	X(121, getpgid) X(109, setpgid) X(112, setsid) X(124, getsid)          \
 	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
-	X(98, getrusage) X(157, prctl) X(273, set_robust_list)                 \
+	X(98, getrusage) X(157, prctl) X(273, set_robust_list) X(309, getcpu)  \
 	X(274, get_robust_list)                                                \
 	/* kernel/exec_domain.c */                                             \
 	X(135, personality)                                                    \

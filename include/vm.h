@@ -47,6 +47,18 @@
 
 struct file;
 
+/*
+ * Pages the kernel owns and maps into processes as they are, read-only
+ * (the vDSO and its data page): Linux's vm_special_mapping. Page i of an
+ * area that maps it is pages[vm_pgoff + i]; a NULL entry is SIGBUS to
+ * touch. The kernel keeps its own reference to each page.
+ */
+struct vm_special_mapping {
+	const char *name; /* what /proc/PID/maps calls the area: "[vdso]" */
+	void **pages;
+	unsigned npages;
+};
+
 /* vm_file_end of an area that shows the file up to its end (mmap). */
 #define VM_FILE_END_NONE UINT64_MAX
 
@@ -67,6 +79,7 @@ struct vma {
 	struct file *vm_file;
 	uint64_t vm_pgoff;     /* in pages, as Linux's */
 	uint64_t vm_file_end;  /* a file offset, or VM_FILE_END_NONE */
+	const struct vm_special_mapping *vm_special; /* or NULL; vm_pgoff indexes it */
 	struct vma *next;      /* sorted by address */
 };
 
@@ -131,6 +144,10 @@ int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags);
 int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
 		 struct file *file, uint64_t pgoff, uint64_t file_end);
 int vma_unmap(struct mm *mm, uint64_t start, uint64_t len);
+/* An area of the kernel's pages sm (from its first), replacing what was
+ * there. 0 or -errno. */
+int vma_map_special(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+		    const struct vm_special_mapping *sm);
 /*
  * Move the whole area that starts at start, with its pages (their
  * page-table entries: nothing is copied), shift bytes lower; it keeps its
@@ -186,7 +203,7 @@ uint64_t arch_mmap_rnd(void);                  /* 28 bits of pages */
 uint64_t randomize_stack_top(uint64_t stack_top); /* down by 22 bits of pages */
 uint64_t arch_align_stack(uint64_t sp);        /* down by < 8 KiB, 16-aligned */
 uint64_t randomize_page(uint64_t start, uint64_t range);
-uint64_t arch_randomize_brk(struct mm *mm);    /* brk + up to 32 MiB */
+uint64_t arch_randomize_brk(struct mm *mm);    /* brk + up to 1 GiB */
 
 /*
  * Called by the page-fault handler for an address below TASK_SIZE, for a

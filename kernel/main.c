@@ -9,6 +9,7 @@
 #include <fpu.h>
 #include <kernel.h>
 #include <personality.h>
+#include <vdso.h>
 #include <linux/binfmts.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
@@ -60,6 +61,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	kmod_init();
 	exec_init();
 	exec_domain_init();
+	vdso_init();
 	load_initramfs();
 
 	printk(KERN_INFO "Run %s as init process\n", init_path);

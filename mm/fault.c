@@ -151,6 +151,34 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *s
 	return page;
 }
 
+/*
+ * A page of a special mapping (the vDSO): the kernel's own page, shared
+ * (mapped without PTE_W), or for a write a copy of it. NULL with *err =
+ * -EIO (SIGBUS) where the mapping has no page, -ENOMEM.
+ */
+static void *special_fault(const struct vma *v, uint64_t va, bool write, bool *shared, int *err)
+{
+	uint64_t idx = v->vm_pgoff + (va - v->start) / PAGE_SIZE;
+	void *page = idx < v->vm_special->npages ? v->vm_special->pages[idx] : NULL, *copy;
+
+	if (!page) {
+		*err = -EIO;
+		return NULL;
+	}
+	if (!write) {
+		get_page(page);
+		*shared = true;
+		return page;
+	}
+	copy = alloc_page_nozero();
+	if (!copy) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	copy_page(copy, page);
+	return copy;
+}
+
 int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, uint64_t **ptep)
 {
 	uint64_t *pte = pte_lookup(mm->pml4, va, true);
@@ -159,7 +187,8 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
 	if (!pte_has_page(*pte)) {
 		int err = -ENOMEM;
 		bool shared = false;
-		void *page = v->vm_file ? filemap_fault(v, va, write, &shared, &err) : alloc_page();
+		void *page = v->vm_file ? filemap_fault(v, va, write, &shared, &err) :
+			     v->vm_special ? special_fault(v, va, write, &shared, &err) : alloc_page();
 		if (!page)
 			return err;
 		/* kernel_read may have run other code, but nothing that maps

@@ -14,7 +14,7 @@
  *           at least 128 MiB, at most 5/6 of the address space
  *   a PIE program         ELF_ET_DYN_BASE 0x555555554aaa + 28 bits of pages,
  *                         aligned down to its segments' p_align
- *   brk (the heap)        after the program's bss     + up to 32 MiB
+ *   brk (the heap)        after the program's bss     + up to 1 GiB
  *   the vDSO              above the stack, in its 2 MiB region
  *
  * Randomization is on when /proc/sys/kernel/randomize_va_space is 1 or 2
@@ -116,7 +116,9 @@ uint64_t randomize_page(uint64_t start, uint64_t range)
 	return start + ((get_random_u64() % range) << PAGE_SHIFT);
 }
 
+/* 1 GiB for a 64-bit program: Debian's 6.1 has this from later kernels
+ * (32 MiB before, as for 32-bit programs); the oracle shows it. */
 uint64_t arch_randomize_brk(struct mm *mm)
 {
-	return randomize_page(mm->brk, 0x02000000);
+	return randomize_page(mm->brk, 0x40000000);
 }

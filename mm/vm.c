@@ -97,10 +97,10 @@ static int vma_split(struct vma *v, uint64_t addr)
 		return -ENOMEM;
 	*upper = *v;
 	upper->start = addr;
-	if (v->vm_file) {
+	if (v->vm_file)
 		get_file(v->vm_file); /* each part holds its own reference */
+	if (v->vm_file || v->vm_special)
 		upper->vm_pgoff = vma_pgoff_at(v, addr);
-	}
 	v->end = addr;
 	v->next = upper;
 	return 0;
@@ -128,6 +128,8 @@ static bool can_merge(const struct vma *v, const struct vma *n)
 {
 	if (v->end != n->start || v->flags != n->flags || v->vm_file != n->vm_file)
 		return false;
+	if (v->vm_special || n->vm_special)
+		return false; /* each stays one area, as Linux's */
 	return !v->vm_file ||
 	       (vma_pgoff_at(v, v->end) == n->vm_pgoff && v->vm_file_end == n->vm_file_end);
 }
@@ -206,6 +208,27 @@ int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
 	}
 	insert_area(mm, new);
 	merge_areas(mm);
+	return 0;
+}
+
+int vma_map_special(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+		    const struct vm_special_mapping *sm)
+{
+	int err = vma_map(mm, start, len, flags);
+	struct vma *v;
+
+	if (err)
+		return err;
+	v = vma_find(mm, start);
+	if (v->start != start || v->end != start + ALIGN_UP(len, PAGE_SIZE)) {
+		/* merged with an anonymous neighbour: cut it out again */
+		err = split_at(mm, start, start + ALIGN_UP(len, PAGE_SIZE));
+		if (err)
+			return err;
+		v = vma_find(mm, start);
+	}
+	v->vm_special = sm;
+	v->vm_pgoff = 0;
 	return 0;
 }
 

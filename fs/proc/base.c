@@ -400,7 +400,8 @@ static int show_maps(struct seq_file *m, struct task *t)
 	if (!t->mm)
 		return 0;
 	for (struct vma *v = t->mm->vmas; v; v = v->next) {
-		const char *name = (v->flags & VM_HEAP) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" : NULL;
+		const char *name = (v->flags & VM_HEAP) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" :
+				   v->vm_special ? v->vm_special->name : NULL;
 		struct file *f = v->vm_file;
 		dev_t dev = f ? f->f_inode->i_sb->s_dev : 0;
 		size_t start = m->count;

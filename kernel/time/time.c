@@ -86,3 +86,11 @@ void ktime_get_real(struct timespec *ts)
 	ktime_get_monotonic(ts);
 	ts->tv_sec += boot_epoch;
 }
+
+/* The clock's parameters, for the vDSO's data page (kernel/vdso.c). */
+void timekeeping_vdso_data(uint64_t *tsc0, uint64_t *khz, int64_t *epoch)
+{
+	*tsc0 = tsc_at_boot;
+	*khz = tsc_khz;
+	*epoch = boot_epoch;
+}
