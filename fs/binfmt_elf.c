@@ -307,10 +307,9 @@ static int padzero(uint64_t elf_bss)
 
 /*
  * Load one segment (Linux's elf_load): its file bytes (elf_map), then its
- * bss: the rest of the last file page is zeroed through the mapping (a
- * failure matters only if the segment is writable: a read-only one keeps
- * whatever the file holds there, as in Linux), and whole pages beyond are
- * anonymous memory. A segment with no file bytes is all anonymous. Returns
+ * bss: the rest of the last file page is zeroed through the mapping (if it
+ * can be: a read-only segment keeps whatever the file holds there, as in
+ * Linux), and whole pages beyond are anonymous memory. A segment with no file bytes is all anonymous. Returns
  * where the segment's first page went, or -errno.
  */
 static uint64_t elf_load(struct file *filep, uint64_t addr, const Elf64_Phdr *eppnt,
@@ -324,8 +323,11 @@ static uint64_t elf_load(struct file *filep, uint64_t addr, const Elf64_Phdr *ep
 			return map_addr;
 		zero_start = map_addr + ELF_PAGEOFFSET(eppnt->p_vaddr) + eppnt->p_filesz;
 		zero_end = map_addr + ELF_PAGEOFFSET(eppnt->p_vaddr) + eppnt->p_memsz;
-		if (eppnt->p_memsz > eppnt->p_filesz && padzero(zero_start) && (prot & VM_WRITE))
-			return -EFAULT;
+		/* The result is not looked at: Debian's 6.1 (as Linux 6.7 to
+		 * 6.10) runs the program even when the page could not be
+		 * zeroed (read-only, or past the end of the file). */
+		if (eppnt->p_memsz > eppnt->p_filesz)
+			(void)padzero(zero_start);
 	} else {
 		map_addr = zero_start = ELF_PAGESTART(addr);
 		zero_end = zero_start + ELF_PAGEOFFSET(eppnt->p_vaddr) + eppnt->p_memsz;
