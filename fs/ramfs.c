@@ -10,7 +10,8 @@
  *     These pages are the file's page cache: mmap maps them as they are
  *     (find_get_page, for mm/fault.c), so a page may have other owners
  *     than the file. The file holds one reference to each (put_page, never
- *     free_page): a page truncated away stays with whoever maps it.
+ *     free_page); truncation unmaps the pages past the new end from every
+ *     mapping (unmap_mapping_range), as Linux does.
  *   - a directory is its list of child dentries (see dcache.c); its size is
  *     reported as tmpfs does (20 bytes an entry, 40 when empty), or as 0 on
  *     a filesystem mounted as "ramfs", like Linux's ramfs.
@@ -19,6 +20,7 @@
  */
 #include "vfs.h"
 #include <mm.h>
+#include <vm.h>
 
 #define BOGO_DIRENT_SIZE 20     /* tmpfs's size of a directory entry */
 
@@ -164,6 +166,8 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 			memset(page + off, 0, PAGE_SIZE - off);
 	}
 	inode->i_size = size;
+	/* Mappings must not keep showing what is no longer there. */
+	unmap_mapping_range(inode, keep);
 	inode_touch_mtime(inode);
 	return 0;
 }

@@ -173,6 +173,14 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len);
  * within STACK_GUARD_GAP of the area below. 0 or -ENOMEM.
  */
 int expand_stack(struct mm *mm, uint64_t addr);
+struct inode;
+/*
+ * A file shrank: unmap its pages from file page from_index on, in every
+ * address space that maps them (copies the process wrote included), so
+ * that the next touch finds the file as it is now: SIGBUS past its end
+ * (Linux's unmap_mapping_range, called by truncate).
+ */
+void unmap_mapping_range(struct inode *inode, uint64_t from_index);
 /*
  * Linux's heuristic overcommit (vm.overcommit_memory = 0): may pages more
  * pages be promised at once? Only a request larger than all of RAM is
@@ -191,6 +199,13 @@ bool vm_enough_memory(uint64_t pages);
  * or -ENOMEM.
  */
 int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len);
+/*
+ * The page that holds va in mm, present and mm's own (a shared one is
+ * copied first), as its kernel (direct-map) address: for exec, which
+ * copies the argument strings straight into the new stack's pages
+ * (Linux's get_arg_page). NULL if va is in no area or memory ran out.
+ */
+void *mm_get_page_for_write(struct mm *mm, uint64_t va);
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len);
 
 /*

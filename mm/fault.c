@@ -46,10 +46,9 @@
  *    Sharing is safe because no path ever gives PTE_W to a frame with
  *    other owners (unshare_page, mprotect, mm_write all check the count).
  *    Writes to the file change its page in place, so a mapping sees them
- *    until it writes the page itself, as in Linux. Truncation differs: the
- *    file drops its reference (put_page) but a process that maps the page
- *    keeps it, where Linux would unmap it (SIGBUS at the next touch); a
- *    page never touched before the truncation is SIGBUS here too. A page
+ *    until it writes the page itself, as in Linux. Truncation unmaps the
+ *    pages past the new end from every mapping (unmap_mapping_range, mm/
+ *    vm.c), so the next touch is SIGBUS, as in Linux. A page
  *    of the area that starts at or past the end of the file has no bytes
  *    to show: the access fails with -EIO, SIGBUS, as in Linux.
  *  - Copying needs a frame; when there is none, the fault fails with
@@ -251,6 +250,40 @@ static bool pte_allows(uint64_t pte, uint64_t err)
 	return true;
 }
 
+/*
+ * Fault-around (Linux's do_fault_around): a read fault in a file-backed
+ * area maps, besides the page asked for, the file's other pages of the
+ * same aligned 64 KiB window (16 pages) that the filesystem already holds,
+ * read-only and shared like any first read of a file page. A program that
+ * reads its text from start to end then takes one fault every 16 pages
+ * instead of every page. Only whole pages of the file, inside the area,
+ * and entries that are still empty; nothing is allocated or read.
+ */
+#define FAULT_AROUND_BYTES (64 * 1024)
+
+static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte)
+{
+	uint64_t start = MAX(ALIGN_DOWN(va, FAULT_AROUND_BYTES), v->start);
+	uint64_t end = MIN(ALIGN_DOWN(va, FAULT_AROUND_BYTES) + FAULT_AROUND_BYTES, v->end);
+	uint64_t size = inode_size(file_inode(v->vm_file));
+	uint64_t flags = vm_pte_flags(v->flags) & ~PTE_W;
+
+	(void)mm;
+	/* The window lies inside one page table (64 KiB-aligned), so its
+	 * entries are next to the faulting page's. */
+	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
+		uint64_t *p = pte + (int64_t)(a - va) / (int64_t)PAGE_SIZE;
+		uint64_t pos = (v->vm_pgoff + (a - v->start) / PAGE_SIZE) * PAGE_SIZE;
+		void *page;
+
+		if (a == va || pte_has_page(*p) || pos >= size || v->vm_file_end - pos < PAGE_SIZE)
+			continue;
+		page = find_get_page(v->vm_file, pos / PAGE_SIZE);
+		if (page)
+			*p = virt_to_phys(page) | flags;
+	}
+}
+
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 {
 	if (!mm || addr >= TASK_SIZE || (err & PF_RSVD))
@@ -262,8 +295,13 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 		return -EFAULT;
 	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	uint64_t *pte = pte_lookup(mm->pml4, va, false);
-	if (!pte || !pte_has_page(*pte))
-		return fault_in_page(mm, v, va, err & PF_WRITE, &pte); /* demand paging */
+	if (!pte || !pte_has_page(*pte)) { /* demand paging */
+		int ret = fault_in_page(mm, v, va, err & PF_WRITE, &pte);
+
+		if (ret == 0 && v->vm_file && !(err & PF_WRITE))
+			fault_around(mm, v, va, pte);
+		return ret;
+	}
 	if (!(*pte & PTE_P))
 		return -EFAULT; /* a PROT_NONE frame: cannot happen, the area says no */
 	/* The page is there. The area allows a write, so an entry without
@@ -321,6 +359,18 @@ static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm
 		len -= n;
 	}
 	return 0;
+}
+
+void *mm_get_page_for_write(struct mm *mm, uint64_t va)
+{
+	struct vma *v = vma_find(mm, va);
+	uint64_t page_va = ALIGN_DOWN(va, PAGE_SIZE), *pte;
+
+	if (!v || fault_in_page(mm, v, page_va, true, &pte))
+		return NULL;
+	if (page_count(pte_page(*pte)) > 1 && unshare_page(mm, v, page_va, pte))
+		return NULL;
+	return pte_page(*pte);
 }
 
 int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len)

@@ -15,10 +15,9 @@
  *    area is file-backed (include/vm.h): a page comes from the file when
  *    first touched, the file's own page mapped copy-on-write (mm/fault.c).
  *    MAP_PRIVATE with any protection is Linux's, the file's later writes
- *    showing in the pages the process has not written, but for two cases
+ *    showing in the pages the process has not written, but for one case
  *    no correct program relies on: a page that was a hole in the file when
- *    first touched does not show later writes to it, and a page touched
- *    before the file was truncated stays mapped (Linux unmaps it: SIGBUS).
+ *    first touched does not show later writes to it.
  *    MAP_SHARED maps the file's own pages (mm/fault.c): writes through it
  *    change the file, seen by read() and other mappings at once (the file
  *    lives in memory: msync has nothing to do). With PROT_WRITE it needs

@@ -440,6 +440,27 @@ int expand_stack(struct mm *mm, uint64_t addr)
 	return 0;
 }
 
+void unmap_mapping_range(struct inode *inode, uint64_t from_index)
+{
+	for (struct task *t = first_task(); t; t = t->next_task) {
+		struct mm *mm = t->mm;
+
+		if (!mm)
+			continue;
+		for (struct vma *v = mm->vmas; v; v = v->next) {
+			uint64_t start = v->start;
+
+			if (!v->vm_file || file_inode(v->vm_file) != inode ||
+			    v->vm_pgoff + ((v->end - v->start) >> PAGE_SHIFT) <= from_index)
+				continue;
+			if (from_index > v->vm_pgoff)
+				start += (from_index - v->vm_pgoff) << PAGE_SHIFT;
+			pgtable_unmap(mm->pml4, start, v->end);
+			tlb_flush_range(mm->pml4, start, v->end);
+		}
+	}
+}
+
 bool vm_enough_memory(uint64_t pages)
 {
 	return pages <= nr_total_pages();

@@ -11,8 +11,22 @@
 #  - what /forkbench measures: fork + exit + wait4 of a process with 8 MiB
 #    of touched memory, with a child that writes nothing and with one that
 #    writes every page (what copy-on-write saves, and what it defers),
+#  - /bench -f /bench.plan: the rows of userland/rootfs/bench.plan,
+#    fork+exec+wait4 of a program with 8 MiB of read-only data untouched and
+#    read page by page (fault-around), of /true with 1000 arguments of 100
+#    bytes (copy_strings), of glibc's dynamic and static-pie programs and of
+#    musl's dynamic one (userland/kinds/quiet.c),
 #  - when the initramfs has busybox, /bench M /bin/true again: Debian's
 #    2 MB static (glibc) busybox as the program.
+# With Linux, a last table puts the minimum of each row side by side: our
+# figure, Linux's, and their ratio.
+#
+# Under QEMU's TCG, a program whose code lands at new addresses is
+# translated anew: with address space randomization, every run of a
+# dynamically linked program translates ld.so and libc again, and that
+# costs both kernels the same milliseconds of user time. The rows marked
+# ADDR_NO_RANDOMIZE run the same programs at fixed addresses, where the
+# translations are reused and what is left is mostly the kernel's work.
 # If build/oracle/vmlinux exists (make oracle), Linux is booted the same way
 # in the same run, for comparison.
 #
@@ -51,7 +65,7 @@ boot() {
 		[ "$line" = "Hello, world!" ] || echo "$line"
 	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
 		-kernel "$kernel" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /forkbench 8 $FORK_CYCLES$busybox" \
+		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /bench -f /bench.plan ; /forkbench 8 $FORK_CYCLES$busybox" \
 		-serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
@@ -62,8 +76,15 @@ busybox=
 if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?bin/busybox' > /dev/null; then
 	busybox=" ; /bench $BUSYBOX_CYCLES /bin/true"
 fi
-boot "our kernel" "$KERNEL"
+# The minimum of each "... of X, N cycles: min T us" row: "label<TAB>T".
+mins() { sed -n 's/^\(.*\), [0-9]* cycles: min \([0-9]*\) us.*/\1\t\2/p'; }
+
+ours=$(boot "our kernel" "$KERNEL" | tee /dev/stderr)
 if [ -f "$LINUX" ]; then
+	echo >&2
+	linux=$(boot "Linux $(cat build/oracle/version 2>/dev/null)" "$LINUX" | tee /dev/stderr)
 	echo
-	boot "Linux $(cat build/oracle/version 2>/dev/null)" "$LINUX"
+	echo "== side by side (minimum of each row; ratio = ours / Linux)"
+	LC_ALL=C join -t $'\t' <(mins <<< "$ours" | LC_ALL=C sort) <(mins <<< "$linux" | LC_ALL=C sort) |
+		awk -F '\t' '{ printf "%-70s %8d us %8d us  %.2fx\n", $1, $2, $3, $3 ? $2 / $3 : 0 }'
 fi
