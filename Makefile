@@ -270,9 +270,31 @@ endif
 		GLIBC_ROOT=$$(test -f $(GLIBC_ROOT)/lib/x86_64-linux-gnu/libc.so.6 && echo $(GLIBC_ROOT)) \
 		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland $(OVERLAY)
 
+# ROOTFS=debian: Debian's own bash, coreutils and python3 (the -minimal
+# packages and the libraries they need), unmodified, fetched once into
+# $(U)/debian (scripts/fetch-debian.sh, as busybox is) and laid over the
+# usual initramfs: $(B)/initramfs-debian.cpio. `make run ROOTFS=debian`
+# boots it, and init starts Debian's bash (SHELL=/bin/bash on the command
+# line); the tests with a NAME.rootfs of "debian" run on it. Without
+# network it is made without them, and those tests are skipped.
+ROOTFS ?=
+DEBIAN_PKGS := libc6 libtinfo6 bash ncurses-base coreutils libacl1 libattr1 libgmp10 \
+	libselinux1 libpcre2-8-0 python3-minimal python3.11-minimal libpython3.11-minimal \
+	libexpat1 zlib1g libssl3
+RUN_INITRD := $(B)/initramfs$(if $(ROOTFS),-$(ROOTFS)).cpio
+RUN_APPEND := $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash)
+
+all: $(B)/initramfs-debian.cpio
+$(B)/initramfs-debian.cpio: $(B)/initramfs.cpio FORCE
+	@scripts/fetch-debian.sh $(U)/debian $(DEBIAN_PKGS)
+	@echo "  CPIO    $@"
+	@MUSL_LDSO=$(MUSL_LDSO) BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
+		MODULES_TREE=$(B)/modules-root \
+		scripts/mkinitramfs.sh $@ $(U)/userland $$(test -d $(U)/debian/root && echo $(U)/debian/root) $(OVERLAY)
+
 iso: $(B)/os.iso
-$(B)/os.iso: $(B)/kernel $(B)/initramfs.cpio scripts/mkiso.sh
-	scripts/mkiso.sh $@ $(B)/kernel $(B)/initramfs.cpio "$(APPEND)"
+$(B)/os.iso: $(B)/kernel $(RUN_INITRD) scripts/mkiso.sh
+	scripts/mkiso.sh $@ $(B)/kernel $(RUN_INITRD) "$(RUN_APPEND)"
 
 setup:
 	scripts/setup.sh
@@ -283,7 +305,7 @@ run: setup
 
 # Boot without GRUB: QEMU loads the kernel itself (faster).
 run-kernel: all
-	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(B)/initramfs.cpio -append "$(APPEND)"
+	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(RUN_INITRD) -append "$(RUN_APPEND)"
 
 # The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
 test: setup

@@ -36,6 +36,11 @@
 	/* fs/pipe.c, fs/select.c */                                           \
 	X(22, pipe) X(293, pipe2) X(7, poll) X(271, ppoll) X(23, select)       \
 	X(270, pselect6)                                                       \
+	/* fs/xattr.c */                                                       \
+	X(188, setxattr) X(189, lsetxattr) X(190, fsetxattr) X(191, getxattr)  \
+	X(192, lgetxattr) X(193, fgetxattr) X(194, listxattr)                  \
+	X(195, llistxattr) X(196, flistxattr) X(197, removexattr)              \
+	X(198, lremovexattr) X(199, fremovexattr)                              \
 	/* fs/namespace.c, fs/statfs.c, fs/utimes.c, fs/read_write.c */        \
 	X(165, mount) X(166, umount2) X(161, chroot) X(137, statfs)            \
 	X(138, fstatfs) X(162, sync) X(306, syncfs) X(74, fsync)               \

@@ -2,12 +2,14 @@
 # fetch-debian.sh DIR PACKAGE... - get Debian packages unpacked into DIR/root.
 #
 # As fetch-busybox.sh does for busybox: `apt-get download` fetches each
-# package (never installed on the host) and `dpkg-deb -x` unpacks them all
-# into DIR/root, one tree, as they would lie on a Debian system. Afterwards
+# package (never installed on the host) and dpkg-deb unpacks them all into
+# DIR/root, one tree, as they would lie on a Debian system. Afterwards
 #   DIR/root/...        the files of the packages
 #   DIR/versions        "package version" lines
-# The result is cached: if DIR/versions names the same packages, nothing is
-# done. Without network (or apt) the build still works: the reason goes to
+# Documentation, manual pages and translations are left out, as Debian's own
+# minimal images leave them out (dpkg's path-exclude): usr/share/doc, man,
+# info, locale. The result is cached: if DIR/versions names the same
+# packages, nothing is done. Without network (or apt) the build still works: the reason goes to
 # DIR/unavailable, a warning is printed, and the script exits 0; the tests
 # that need these files are then skipped. `rm -r DIR` tries again.
 set -euo pipefail
@@ -55,7 +57,11 @@ fi
 
 : > "$dir/versions.tmp"
 for deb in "$dir"/deb/*.deb; do
-	dpkg-deb -x "$deb" "$dir/root" || give_up "dpkg-deb -x $deb failed"
+	mkdir -p "$dir/root"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir/root" \
+		--exclude='./usr/share/doc/*' --exclude='./usr/share/man/*' \
+		--exclude='./usr/share/info/*' --exclude='./usr/share/locale/*' ||
+		give_up "unpacking $deb failed"
 	echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)" >> "$dir/versions.tmp"
 done
 mv "$dir/versions.tmp" "$dir/versions"

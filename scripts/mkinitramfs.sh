@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# mkinitramfs.sh OUT.cpio USERLAND_DIR [OVERLAY_DIR]
+# mkinitramfs.sh OUT.cpio USERLAND_DIR [OVERLAY_DIR...]
 #
 # Build the initramfs: a cpio "newc" archive, made by the real cpio tool,
 # that boots our kernel and Linux alike. Its root holds every program of
 # USERLAND_DIR at top level (/init, /hello, /show_info, ...), the device
 # nodes /dev/console (5,1) and /dev/null (1,3), the symlink /dev/fd ->
 # /proc/self/fd, empty /proc, /tmp and /etc,
-# the files of userland/rootfs/ as they are, and then OVERLAY_DIR copied on
-# top (make run OVERLAY=dir). The root is
+# the files of userland/rootfs/ as they are, and then each OVERLAY_DIR copied
+# on top, in order (make run OVERLAY=dir; Debian's packages for
+# ROOTFS=debian). The root is
 # staged in the directory of OUT.cpio, as initramfs-root/.
 #
 # MODULES_TREE=DIR (the build's modules, laid out by modules-install.sh)
@@ -30,23 +31,26 @@
 # prints the same on every boot.
 set -euo pipefail
 
-if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-	echo "usage: $0 OUT.cpio USERLAND_DIR [OVERLAY_DIR]" >&2
+if [ $# -lt 2 ]; then
+	echo "usage: $0 OUT.cpio USERLAND_DIR [OVERLAY_DIR...]" >&2
 	exit 2
 fi
 out=$1
 userland=$2
-overlay=${3:-}
+shift 2
+overlays=("$@")
 
 if [ "$(id -u)" != 0 ]; then
 	echo "$0: must run as root: the archive needs device nodes made with mknod" >&2
 	exit 1
 fi
 [ -d "$userland" ] || { echo "$0: no directory $userland" >&2; exit 1; }
-if [ -n "$overlay" ] && [ ! -d "$overlay" ]; then
-	echo "$0: overlay $overlay is not a directory" >&2
-	exit 1
-fi
+for overlay in "${overlays[@]}"; do
+	if [ ! -d "$overlay" ]; then
+		echo "$0: overlay $overlay is not a directory" >&2
+		exit 1
+	fi
+done
 [ -x "$userland/init" ] || { echo "$0: $userland/init is missing" >&2; exit 1; }
 
 out_dir=$(dirname "$out")
@@ -98,10 +102,9 @@ fi
 if [ -n "${MODULES_TREE:-}" ]; then
 	cp -a "$MODULES_TREE/." "$root/"
 fi
-
-if [ -n "$overlay" ]; then
+for overlay in "${overlays[@]}"; do
 	cp -a "$overlay/." "$root/"
-fi
+done
 
 # Last, as initramfs-tools runs its busybox hook last: an applet link never
 # replaces a file that is already there (nor writes through a hard link).

@@ -27,6 +27,9 @@
 #                  "MODULES=y": build/modules-y/kernel and its initramfs
 #                  (make MODULES=y; make test builds both). The oracle
 #                  boots Linux with that initramfs.
+#   NAME.rootfs    optional: the word "debian": boot the initramfs with
+#                  Debian's bash, coreutils and python3 (the initramfs's
+#                  name with -debian before .cpio; make builds it)
 # Every expected file is what Linux printed (scripts/oracle.sh --update).
 #
 # Tests that do not pass on our kernel yet wait in tests/pending/ (same
@@ -82,6 +85,7 @@ run_one() {
 		INITRD=$dir/initramfs.cpio
 		[ "$ORACLE" = 1 ] || KERNEL=$dir/kernel
 	fi
+	[ -f "$base.rootfs" ] && INITRD=${INITRD%.cpio}-$(words "$base.rootfs").cpio
 
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
 	[ -f "$base.append" ] && append=$(words "$base.append")
@@ -195,6 +199,7 @@ missing() {
 	local path initrd=$INITRD dir
 	dir=$(build_dir "$1")
 	[ -n "$dir" ] && initrd=$dir/initramfs.cpio
+	[ -f "$CASES/$1.rootfs" ] && initrd=${initrd%.cpio}-$(words "$CASES/$1.rootfs").cpio
 	if [ ! -f "$initrd" ]; then
 		echo "no $initrd: make $(words "$CASES/$1.build")"
 		return 0
@@ -210,11 +215,14 @@ missing() {
 	done < "$CASES/$1.requires"
 }
 
-# Why the initramfs has no busybox, if fetch-busybox.sh said so.
+# Why the initramfs lacks a package, if fetch-busybox.sh or
+# fetch-debian.sh said so.
 no_busybox_reason() {
 	local f
-	f=$(dirname "$INITRD")/busybox/unavailable
-	[ -f "$f" ] && echo ": $(cat "$f")"
+	for f in busybox debian glibc; do
+		f=$(dirname "$INITRD")/$f/unavailable
+		[ -f "$f" ] && echo ": $(cat "$f")"
+	done
 	true
 }
 

@@ -226,10 +226,11 @@ static void mount_binfmt_misc(void)
 		say("init: mount -t binfmt_misc binfmt_misc %s: %s\n", dir, strerror(errno));
 }
 
-/* make run: a session on the console with busybox's shell in it. */
+/* make run: a session on the console with a shell in it: busybox's
+ * /bin/sh, or the one SHELL names (make run ROOTFS=debian: Debian's bash). */
 static void session(void)
 {
-	char *shell[] = { "/bin/sh", "-i", NULL };
+	char *shell[] = { getenv("SHELL") ? getenv("SHELL") : "/bin/sh", "-i", NULL };
 
 	/* Our own session, with the console as its controlling terminal:
 	 * then the shell can do job control and ^C reaches its jobs. (On
@@ -250,8 +251,9 @@ static void session(void)
 		interactive();
 		return;
 	}
-	say("\nexecve teaching kernel: busybox sh on the console. Try ls -l /,\n"
-	    "cat /proc/meminfo or ./do_execve ./show_info.sh; exit powers off.\n");
+	say("\nexecve teaching kernel: %s on the console. Try ls -l /,\n"
+	    "cat /proc/meminfo or ./do_execve ./show_info.sh; exit powers off.\n",
+	    strcmp(shell[0], "/bin/sh") ? shell[0] : "busybox sh");
 	run(shell);
 }
 
