@@ -217,6 +217,23 @@ $(U)/userland/%-gnopie: userland/kinds/%.c
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -no-pie -o $@ $<
 
+# A shared library and a program that links it and loads it with dlopen
+# (userland/shlib/), for musl and for glibc: /lib/libtwice.so (plain code,
+# no C library of its own, so one build serves both) and /shlib-dyn,
+# /shlib-gdyn. mkinitramfs.sh puts the library in /lib (SHLIBS).
+SHLIB_BINS := $(U)/userland/shlib-dyn $(U)/userland/shlib-gdyn
+userland: $(SHLIB_BINS)
+$(U)/shlib/libtwice.so: userland/shlib/twice.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -fPIC -shared -nostdlib -o $@ $<
+$(U)/userland/shlib-dyn: userland/shlib/shlib.c $(U)/shlib/libtwice.so
+	@echo "  USERCC  $@"
+	@$(USER_CC) $(KIND_CFLAGS) -o $@ $< -L$(U)/shlib -ltwice
+$(U)/userland/shlib-gdyn: userland/shlib/shlib.c $(U)/shlib/libtwice.so
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -o $@ $< -L$(U)/shlib -ltwice
+
 # Dynamically linked programs need their loader in the initramfs: musl's is
 # the host's (musl-tools); glibc's comes from Debian's libc6, fetched once
 # into $(U)/glibc (scripts/fetch-debian.sh; without network the glibc
@@ -250,7 +267,7 @@ $(U)/userland/hello-aarch64: $(U)/host/mkhello-aarch64
 	@$< $@ && chmod 0755 $@
 
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
+$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
 		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh scripts/modules-install.sh \
 		scripts/depmod.sh scripts/fetch-debian.sh $(shell find userland/rootfs 2>/dev/null) FORCE
 ifeq ($(WITH_BUSYBOX),yes)
@@ -266,7 +283,7 @@ endif
 	@echo "  CPIO    $@"
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
 		QEMU_AARCH64=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -x $(QEMU_AARCH64_BIN) && echo $(QEMU_AARCH64_BIN))) \
-		MUSL_LDSO=$(MUSL_LDSO) \
+		MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so \
 		GLIBC_ROOT=$$(test -f $(GLIBC_ROOT)/lib/x86_64-linux-gnu/libc.so.6 && echo $(GLIBC_ROOT)) \
 		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland $(OVERLAY)
 
@@ -288,7 +305,7 @@ all: $(B)/initramfs-debian.cpio
 $(B)/initramfs-debian.cpio: $(B)/initramfs.cpio FORCE
 	@scripts/fetch-debian.sh $(U)/debian $(DEBIAN_PKGS)
 	@echo "  CPIO    $@"
-	@MUSL_LDSO=$(MUSL_LDSO) BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
+	@MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
 		MODULES_TREE=$(B)/modules-root \
 		scripts/mkinitramfs.sh $@ $(U)/userland $$(test -d $(U)/debian/root && echo $(U)/debian/root) $(OVERLAY)
 

@@ -13,7 +13,8 @@
 #
 # MODULES_TREE=DIR (the build's modules, laid out by modules-install.sh)
 # is copied in before the overlay: DIR/lib/modules/RELEASE/...
-# MUSL_LDSO=PATH and GLIBC_ROOT=DIR add the dynamic loaders (see below).
+# MUSL_LDSO=PATH and GLIBC_ROOT=DIR add the dynamic loaders, SHLIBS=PATHS
+# shared libraries into /lib (see below).
 #
 # BUSYBOX=PATH (the binary of Debian's busybox-static, see fetch-busybox.sh)
 # adds /bin/busybox and its applet links as Debian's initramfs-tools does
@@ -91,6 +92,11 @@ if [ -n "${MUSL_LDSO:-}" ]; then
 	mkdir -p "$root/lib"
 	install -m 0755 "$MUSL_LDSO" "$root/lib/ld-musl-x86_64.so.1"
 fi
+# SHLIBS: shared libraries of the test programs, into /lib.
+for lib in ${SHLIBS:-}; do
+	mkdir -p "$root/lib"
+	install -m 0755 "$lib" "$root/lib/"
+done
 if [ -n "${GLIBC_ROOT:-}" ]; then
 	mkdir -p "$root/lib/x86_64-linux-gnu" "$root/lib64"
 	for f in ld-linux-x86-64.so.2 libc.so.6; do
