@@ -423,7 +423,7 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	bool first_pt_load = true;
 	uint64_t error;
 	Elf64_Phdr *elf_ppnt, *elf_phdata, *interp_elf_phdata = NULL;
-	uint64_t elf_brk;
+	uint64_t elf_brk, bss_end;
 	bool brk_moved = false;
 	int retval, i;
 	uint64_t elf_entry, e_entry, interp_load_addr = 0;
@@ -677,6 +677,7 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	 * the loader. Randomized, with a page left free after the bss. (Linux
 	 * 6.10's rules, which Debian's 6.1 has.)
 	 */
+	bss_end = ELF_PAGEALIGN(elf_brk);
 	if (elf_ex->e_type == ET_DYN && !interpreter) {
 		elf_brk = ELF_ET_DYN_BASE;
 		brk_moved = true;
@@ -693,7 +694,7 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		vma_map(mm, 0, PAGE_SIZE, VM_READ | VM_EXEC);
 
 	exec_trace_elf(bprm, elf_ex->e_type == ET_DYN, elf_interpreter, load_bias,
-		       interp_load_addr, elf_entry);
+		       interp_load_addr, elf_entry, bss_end);
 	start_thread(current->tf, elf_entry, bprm->p);
 	retval = 0;
 

@@ -58,8 +58,7 @@
  * do nothing while it is off.
  *
  * Where this differs from Linux 6.1 (each is said again where it happens):
- * the stack is not randomized and is built in place at STACK_TOP instead
- * of being moved there; there is no ptrace, so nothing about tracers.
+ * there is no ptrace, so nothing about tracers.
  */
 #include <cred.h>
 #include <errno.h>

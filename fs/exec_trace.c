@@ -338,23 +338,35 @@ static void show_new_stack(struct linux_binprm *bprm)
 }
 
 void exec_trace_elf(struct linux_binprm *bprm, bool dyn, const char *interp, uint64_t load_bias,
-		    uint64_t interp_base, uint64_t entry)
+		    uint64_t interp_base, uint64_t entry, uint64_t bss_end)
 {
 	struct mm *mm = current->mm;
 	struct vma *stack = vma_find(mm, bprm->p);
+	const uint64_t pie_base = 0x555555554000UL; /* ELF_ET_DYN_BASE, page-aligned */
 
 	if (!exec_trace_on)
 		return;
-	T("  elf: %s, load_bias 0x%lx%s", dyn ? "ET_DYN" : "ET_EXEC", load_bias,
-	  dyn ? (interp ? " (ELF_ET_DYN_BASE + random)" : " (placed by mmap)") : "");
+	if (!dyn)
+		T("  elf: ET_EXEC, load_bias 0 (where it was linked)");
+	else if (interp)
+		T("  elf: ET_DYN with an interpreter (PIE): load_bias 0x%lx = 0x%lx + 0x%lx (random)",
+		  load_bias, pie_base, load_bias - pie_base);
+	else
+		T("  elf: ET_DYN without an interpreter: load_bias 0x%lx (placed by mmap)", load_bias);
 	if (interp)
-		T("  elf: interpreter \"%s\" at 0x%lx (AT_BASE), entry 0x%lx", interp, interp_base,
-		  entry);
+		T("  elf: interpreter \"%s\" at 0x%lx (AT_BASE), entry 0x%lx (the interpreter's)",
+		  interp, interp_base, entry);
 	else
 		T("  elf: no interpreter, entry 0x%lx", entry);
-	T("  elf: randomize %s: stack 0x%lx-0x%lx, mmap_base 0x%lx, brk 0x%lx",
-	  (current->flags & PF_RANDOMIZE) ? "on" : "off", stack ? stack->start : 0,
-	  stack ? stack->end : 0, mm->mmap_base, mm->brk);
+	T("  elf: randomize %s; stack top 0x%lx = STACK_TOP - 0x%lx, [stack] 0x%lx-0x%lx",
+	  (current->flags & PF_RANDOMIZE) ? "on" : "off", stack ? stack->end : 0,
+	  stack ? STACK_TOP - stack->end : 0, stack ? stack->start : 0, stack ? stack->end : 0);
+	if (mm->brk >= bss_end)
+		T("  elf: mmap_base 0x%lx, brk 0x%lx = end of bss + 0x%lx, vDSO 0x%lx", mm->mmap_base,
+		  mm->brk, mm->brk - bss_end, mm->vdso);
+	else
+		T("  elf: mmap_base 0x%lx, brk 0x%lx (moved from the mmap area), vDSO 0x%lx",
+		  mm->mmap_base, mm->brk, mm->vdso);
 }
 
 void exec_trace_done(struct linux_binprm *bprm, int retval)

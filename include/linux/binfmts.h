@@ -162,6 +162,7 @@ void exec_trace_rewrite(struct linux_binprm *bprm, const char *who); /* argv cha
 void exec_trace_interp(struct linux_binprm *bprm, const char *new_interp);
 void exec_trace_done(struct linux_binprm *bprm, int retval); /* result; the new stack */
 /* binfmt_elf placed the program: its type, interpreter (or NULL), load
- * bias, the interpreter's base (AT_BASE), the entry point, the layout. */
+ * bias, the interpreter's base (AT_BASE), the entry point, the end of its
+ * bss (where brk starts before its random offset), and the layout. */
 void exec_trace_elf(struct linux_binprm *bprm, bool dyn, const char *interp, uint64_t load_bias,
-		    uint64_t interp_base, uint64_t entry);
+		    uint64_t interp_base, uint64_t entry, uint64_t bss_end);
