@@ -234,6 +234,22 @@ $(U)/userland/shlib-gdyn: userland/shlib/shlib.c $(U)/shlib/libtwice.so
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -o $@ $< -L$(U)/shlib -ltwice
 
+# A PIE and a static-pie whose segments ask for 2 MiB alignment (p_align),
+# as -z max-page-size=0x200000 makes them: /align-gdyn, /align-spie (with
+# -z noseparate-code and norelro, so that the file is not padded to 2 MiB).
+ALIGN_BINS := $(U)/userland/align-gdyn $(U)/userland/align-spie
+userland: $(ALIGN_BINS)
+$(U)/userland/align-gdyn: userland/align/align.c
+	@echo "  CC      $@"
+	@gcc $(KIND_CFLAGS) -pie -Wl,-z,max-page-size=0x200000 -Wl,-z,noseparate-code -Wl,-z,norelro -o $@ $<
+$(U)/userland/align-spie: userland/align/align.c
+	@mkdir -p $(U)/kinds
+	@echo "  USERCC  $@"
+	@$(USER_CC) $(KIND_CFLAGS) -fPIE -c -o $(U)/kinds/align-spie.o $<
+	@gcc -static-pie -nostdlib -Wl,-z,max-page-size=0x200000 -Wl,-z,noseparate-code -Wl,-z,norelro -o $@ $(MUSL_LIB)/rcrt1.o \
+		$(MUSL_LIB)/crti.o $(U)/kinds/align-spie.o -L$(MUSL_LIB) -lc \
+		$$(gcc -print-libgcc-file-name) $(MUSL_LIB)/crtn.o
+
 # Dynamically linked programs need their loader in the initramfs: musl's is
 # the host's (musl-tools); glibc's comes from Debian's libc6, fetched once
 # into $(U)/glibc (scripts/fetch-debian.sh; without network the glibc
@@ -267,7 +283,7 @@ $(U)/userland/hello-aarch64: $(U)/host/mkhello-aarch64
 	@$< $@ && chmod 0755 $@
 
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
+$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(ALIGN_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
 		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh scripts/modules-install.sh \
 		scripts/depmod.sh scripts/fetch-debian.sh $(shell find userland/rootfs 2>/dev/null) FORCE
 ifeq ($(WITH_BUSYBOX),yes)
