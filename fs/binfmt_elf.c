@@ -716,6 +716,83 @@ out:
  * The new stack.
  * ------------------------------------------------------------------------ */
 
+/*
+ * The length, with its NUL, of the string at p on the new stack, found in
+ * the stack's own pages (present: exec wrote them) through the kernel's
+ * map of memory, a word at a time: exec measures every argument string
+ * here, and a user-memory call per string would cost more than the scan.
+ * 0 if there is no NUL within MAX_ARG_STRLEN bytes or no page.
+ */
+struct stack_scan {
+	uint64_t va;        /* the page last looked up, 0 for none */
+	const char *kaddr;
+};
+
+static uint64_t stack_strlen(struct mm *mm, struct stack_scan *c, uint64_t p)
+{
+	uint64_t start = p;
+
+	while (p - start < MAX_ARG_STRLEN) {
+		uint64_t va = ALIGN_DOWN(p, PAGE_SIZE), off = p - va;
+
+		if (c->va != va) {
+			c->kaddr = mm_get_page_for_write(mm, va);
+			c->va = c->kaddr ? va : 0;
+			if (!c->kaddr)
+				return 0;
+		}
+		for (; off < PAGE_SIZE && (off & 7); off++)
+			if (!c->kaddr[off])
+				return va + off + 1 - start;
+		for (; off + 8 <= PAGE_SIZE; off += 8) {
+			uint64_t w = *(const uint64_t *)(c->kaddr + off);
+
+			if ((w - 0x0101010101010101UL) & ~w & 0x8080808080808080UL)
+				break;
+		}
+		for (; off < PAGE_SIZE; off++)
+			if (!c->kaddr[off])
+				return va + off + 1 - start;
+		p = va + PAGE_SIZE;
+	}
+	return 0;
+}
+
+/*
+ * Write count pointers at *sp, to the NUL-terminated strings that follow
+ * one another from *p, then a NULL; advance both. The pointers are
+ * gathered in a kernel buffer and written a buffer at a time (one user
+ * copy per 64 pointers, not one per pointer: 1000 arguments are common).
+ * -EFAULT if the stack cannot be written, -EINVAL if a string is not
+ * where exec put it.
+ */
+static int put_string_pointers(struct mm *mm, uint64_t *sp, uint64_t *p, int count)
+{
+	struct stack_scan scan = { 0, NULL };
+	uint64_t buf[64];
+	int n = 0;
+
+	for (int i = 0; i <= count; i++) {
+		if (i < count) {
+			uint64_t len = stack_strlen(mm, &scan, *p);
+
+			if (!len)
+				return -EINVAL;
+			buf[n++] = *p;
+			*p += len;
+		} else {
+			buf[n++] = 0; /* the NULL that ends the array */
+		}
+		if (n == 64 || i == count) {
+			if (copy_to_user((void __user *)*sp, buf, n * sizeof(uint64_t)))
+				return -EFAULT;
+			*sp += n * sizeof(uint64_t);
+			n = 0;
+		}
+	}
+	return 0;
+}
+
 /* CPUID leaf 1, EDX: the feature bits Linux passes as AT_HWCAP. */
 static uint32_t elf_hwcap(void)
 {
@@ -754,7 +831,7 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	uint64_t u_platform, u_rand_bytes, sp, items;
 	uint64_t k_rand_bytes[2];
 	uint64_t *elf_info = mm->saved_auxv;
-	int ei_index = 0, argc = bprm->argc, envc = bprm->envc;
+	int ei_index = 0, argc = bprm->argc, envc = bprm->envc, err;
 
 	p = arch_align_stack(p);
 
@@ -823,37 +900,14 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 
 	/* The pointers, to the strings laid out in order from arg_start. */
 	p = mm->arg_end = mm->arg_start;
-	while (argc-- > 0) {
-		long len;
-
-		if (put_user_u64(p, (void __user *)sp))
-			return -EFAULT;
-		sp += sizeof(uint64_t);
-		len = strnlen_user((const char __user *)p, MAX_ARG_STRLEN);
-		if (!len || len > (long)MAX_ARG_STRLEN)
-			return -EINVAL;
-		p += len;
-	}
-	if (put_user_u64(0, (void __user *)sp))
-		return -EFAULT;
-	sp += sizeof(uint64_t);
+	err = put_string_pointers(mm, &sp, &p, argc);
+	if (err)
+		return err;
 	mm->arg_end = p;
-
 	mm->env_end = mm->env_start = p;
-	while (envc-- > 0) {
-		long len;
-
-		if (put_user_u64(p, (void __user *)sp))
-			return -EFAULT;
-		sp += sizeof(uint64_t);
-		len = strnlen_user((const char __user *)p, MAX_ARG_STRLEN);
-		if (!len || len > (long)MAX_ARG_STRLEN)
-			return -EINVAL;
-		p += len;
-	}
-	if (put_user_u64(0, (void __user *)sp))
-		return -EFAULT;
-	sp += sizeof(uint64_t);
+	err = put_string_pointers(mm, &sp, &p, envc);
+	if (err)
+		return err;
 	mm->env_end = p;
 
 	if (copy_to_user((void __user *)sp, mm->saved_auxv, ei_index * sizeof(uint64_t)))

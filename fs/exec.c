@@ -478,22 +478,33 @@ static const char __user *get_user_arg_ptr(const char __user *const __user *argv
  */
 static int count(const char __user *const __user *argv, int max)
 {
+	uint64_t ptrs[64];
 	int i = 0;
 
 	if (!argv)
 		return 0;
 	for (;;) {
-		const char __user *p = get_user_arg_ptr(argv, i);
+		/* 64 pointers at a time when the block can be read; else one
+		 * by one, so that EFAULT comes exactly where Linux's does. */
+		int n = 1;
 
-		if (!p)
-			break;
-		if (IS_ERR(p))
-			return -EFAULT;
-		if (i >= max)
-			return -E2BIG;
-		++i;
+		if (copy_from_user(ptrs, argv + i, sizeof(ptrs)) == 0) {
+			n = 64;
+		} else {
+			const char __user *p = get_user_arg_ptr(argv, i);
+
+			if (IS_ERR(p))
+				return -EFAULT;
+			ptrs[0] = (uint64_t)p;
+		}
+		for (int k = 0; k < n; k++) {
+			if (!ptrs[k])
+				return i;
+			if (i >= max)
+				return -E2BIG;
+			++i;
+		}
 	}
-	return i;
 }
 
 static int count_strings_kernel(char *const argv[])
@@ -586,13 +597,27 @@ static int copy_strings(int argc, const char __user *const __user *argv,
 			struct linux_binprm *bprm)
 {
 	struct arg_page cache = { 0, NULL };
+	uint64_t ptrs[64];
+	int have = 0; /* ptrs[0..have) are argv[argc - have .. argc) */
 
 	while (argc-- > 0) {
-		const char __user *str = get_user_arg_ptr(argv, argc);
+		const char __user *str;
 		uint64_t pos, done, n;
 		long len;
 		int ret;
 
+		/* The pointers, read 64 at a time from the end (one at a time
+		 * where a block cannot be read, to fault where Linux does). */
+		if (!have) {
+			int k = MIN(argc + 1, 64);
+
+			if (copy_from_user(ptrs, argv + argc + 1 - k, k * sizeof(uint64_t)) == 0)
+				have = k;
+		}
+		if (have)
+			str = (const char __user *)ptrs[--have];
+		else
+			str = get_user_arg_ptr(argv, argc);
 		if (IS_ERR(str))
 			return -EFAULT;
 		len = strnlen_user(str, MAX_ARG_STRLEN); /* with the NUL */
