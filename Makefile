@@ -317,7 +317,9 @@ DEBIAN_PKGS := libc6 libtinfo6 bash ncurses-base coreutils libacl1 libattr1 libg
 RUN_INITRD := $(B)/initramfs$(if $(ROOTFS),-$(ROOTFS)).cpio
 RUN_APPEND := $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash)
 
+ifneq ($(MODULES),y)
 all: $(B)/initramfs-debian.cpio
+endif
 $(B)/initramfs-debian.cpio: $(B)/initramfs.cpio FORCE
 	@scripts/fetch-debian.sh $(U)/debian $(DEBIAN_PKGS)
 	@echo "  CPIO    $@"

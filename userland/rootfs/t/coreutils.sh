@@ -10,7 +10,7 @@ printf 'cherry\napple\nbanana\napple\n' > fruit
 /bin/touch -d '2015-01-19 12:00:00 UTC' fruit fruit2
 TZ=UTC /bin/ls -l --time-style=+%F fruit fruit2
 TZ=UTC /bin/ls -l /t/bash.sh /t/coreutils.sh
-/bin/ls /etc
+/bin/ls /usr/lib/python3.11/encodings | /usr/bin/head -n 4
 /usr/bin/stat -c '%n %s %a %F' fruit /tmp /dev/null
 /usr/bin/seq 3 | /usr/bin/paste -sd+ | /usr/bin/expr "$(cat)" : '.*'
 /usr/bin/factor 360
