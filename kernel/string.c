@@ -5,7 +5,9 @@
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
-	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n)::"memory");
+	void *d = dst; /* rep movsb advances its copy, not ours */
+
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n)::"memory");
 	return dst;
 }
 
