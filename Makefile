@@ -267,11 +267,12 @@ WITH_BUSYBOX ?= yes
 BUSYBOX_BIN := $(U)/busybox/root/bin/busybox
 
 # Debian's qemu-user-static, fetched the same way (scripts/fetch-qemu-user.sh):
-# only its qemu-aarch64-static goes in, to run /hello-aarch64, a tiny aarch64
-# program that a host program writes byte by byte. WITH_QEMU_USER=no leaves
-# the emulator out.
+# only its qemu-aarch64-static goes in, with the package's binfmt_misc
+# registration, to run /hello-aarch64 and /args-aarch64, tiny aarch64
+# programs that a host program writes byte by byte. WITH_QEMU_USER=no
+# leaves the emulator out.
 WITH_QEMU_USER ?= yes
-QEMU_AARCH64_BIN := $(U)/qemu-user/root/usr/bin/qemu-aarch64-static
+QEMU_USER_ROOT := $(U)/qemu-user/root
 
 $(U)/host/mkhello-aarch64: scripts/host/mkhello-aarch64.c
 	@mkdir -p $(dir $@)
@@ -281,9 +282,12 @@ $(U)/host/mkhello-aarch64: scripts/host/mkhello-aarch64.c
 $(U)/userland/hello-aarch64: $(U)/host/mkhello-aarch64
 	@echo "  GEN     $@"
 	@$< $@ && chmod 0755 $@
+$(U)/userland/args-aarch64: $(U)/host/mkhello-aarch64
+	@echo "  GEN     $@"
+	@$< --argv $@ && chmod 0755 $@
 
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(ALIGN_BINS) $(U)/userland/hello-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
+$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(ALIGN_BINS) $(U)/userland/hello-aarch64 $(U)/userland/args-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
 		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh scripts/modules-install.sh \
 		scripts/depmod.sh scripts/fetch-debian.sh $(shell find userland/rootfs 2>/dev/null) FORCE
 ifeq ($(WITH_BUSYBOX),yes)
@@ -298,7 +302,7 @@ endif
 	@scripts/fetch-debian.sh $(U)/glibc libc6
 	@echo "  CPIO    $@"
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
-		QEMU_AARCH64=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -x $(QEMU_AARCH64_BIN) && echo $(QEMU_AARCH64_BIN))) \
+		QEMU_USER_ROOT=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -f $(QEMU_USER_ROOT)/usr/lib/binfmt.d/qemu-aarch64.conf && echo $(QEMU_USER_ROOT))) \
 		MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so \
 		GLIBC_ROOT=$$(test -f $(GLIBC_ROOT)/lib/x86_64-linux-gnu/libc.so.6 && echo $(GLIBC_ROOT)) \
 		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland $(OVERLAY)

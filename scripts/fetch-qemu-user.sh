@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # fetch-qemu-user.sh DIR - get Debian's qemu-user-static into DIR
 # (build/qemu-user), as fetch-busybox.sh gets busybox: `apt-get download`
-# (never installed on the host) and `dpkg-deb -x`. Afterwards:
-#   DIR/root/usr/bin/qemu-aarch64-static   what mkinitramfs.sh puts in the
-#                                          archive (the only one of its
-#                                          emulators it takes)
-#   DIR/version                            the package version
-# Cached: with the binary present, nothing is done. Without network the
+# (never installed on the host) and `dpkg-deb -x`. Of its 30 emulators,
+# only the aarch64 one is kept, with the package's own files that register
+# it with binfmt_misc; mkinitramfs.sh puts them in the archive where the
+# package puts them:
+#   DIR/root/usr/bin/qemu-aarch64-static                 the emulator
+#   DIR/root/usr/libexec/qemu-binfmt/aarch64-binfmt-P    a symlink to it: the
+#                     interpreter binfmt_misc runs (Debian's qemu takes a
+#                     name ending in -binfmt-P to mean flag P's argv)
+#   DIR/root/usr/lib/binfmt.d/qemu-aarch64.conf          the registration
+#                     line, as systemd-binfmt writes it (flags OPF)
+#   DIR/root/usr/share/binfmts/qemu-aarch64              the same entry for
+#                     binfmt-support's update-binfmts (flags PF)
+#   DIR/version                                          the package version
+# Cached: with the emulator and the registration present, nothing is done. Without network the
 # reason goes to DIR/unavailable, a warning is printed and the script exits
 # 0: the initramfs is made without it and tests/run.sh skips the tests
 # that need it (their .requires). `rm -r DIR` tries again.
@@ -19,8 +27,10 @@ fi
 dir=$1
 pkg=qemu-user-static
 bin=$dir/root/usr/bin/qemu-aarch64-static
+keep=(usr/bin/qemu-aarch64-static usr/libexec/qemu-binfmt/aarch64-binfmt-P
+	usr/lib/binfmt.d/qemu-aarch64.conf usr/share/binfmts/qemu-aarch64)
 
-[ -x "$bin" ] && exit 0
+[ -x "$bin" ] && [ -f "$dir/root/${keep[2]}" ] && exit 0
 if [ -f "$dir/unavailable" ]; then
 	echo "qemu-user: not available ($(cat "$dir/unavailable")); rm -r $dir to try again" >&2
 	exit 0
@@ -49,9 +59,16 @@ fi
 
 debs=("$dir"/deb/*.deb)
 dpkg-deb -x "${debs[0]}" "$dir/root" || give_up "dpkg-deb -x ${debs[0]} failed"
-[ -x "$bin" ] || give_up "$pkg has no /usr/bin/qemu-aarch64-static"
+for f in "${keep[@]}"; do
+	[ -e "$dir/root/$f" ] || give_up "$pkg has no /$f"
+done
 dpkg-deb -f "${debs[0]}" Version > "$dir/version"
 # Only the aarch64 emulator is used: drop the other 60 MB of the package.
-find "$dir/root" -type f ! -path "$bin" -delete
+mv "$dir/root" "$dir/all"
+for f in "${keep[@]}"; do
+	mkdir -p "$dir/root/$(dirname "$f")"
+	mv "$dir/all/$f" "$dir/root/$f"
+done
+rm -rf "$dir/all"
 rm -rf "$dir/deb"
 echo "qemu-user: $pkg $(cat "$dir/version")" >&2

@@ -23,8 +23,12 @@
 # a bare name goes to /bin, and each applet is a hard link to /bin/busybox
 # unless that path already exists. /bin/sh is one of them.
 #
-# QEMU_AARCH64=PATH (Debian's qemu-aarch64-static, see fetch-qemu-user.sh)
-# adds it as /qemu-aarch64-static, to run /hello-aarch64.
+# QEMU_USER_ROOT=DIR (Debian's qemu-user-static as fetch-qemu-user.sh
+# keeps it) adds its aarch64 emulator where the package installs it,
+# /usr/bin/qemu-aarch64-static, with the package's files that register it
+# with binfmt_misc (/usr/libexec/qemu-binfmt/aarch64-binfmt-P,
+# /usr/lib/binfmt.d/qemu-aarch64.conf, /usr/share/binfmts/qemu-aarch64):
+# /hello-aarch64 and /args-aarch64 run through it.
 #
 # Every file gets the same time stamp, MTIME (seconds since the epoch;
 # default 1421625600, 2015-01-19 UTC, the month of LWN's "How programs get
@@ -80,8 +84,8 @@ if [ -d "$rootfs" ]; then
 	cp -a "$rootfs/." "$root/"
 fi
 
-if [ -n "${QEMU_AARCH64:-}" ]; then
-	install -m 0755 "$QEMU_AARCH64" "$root/qemu-aarch64-static"
+if [ -n "${QEMU_USER_ROOT:-}" ]; then
+	cp -a "$QEMU_USER_ROOT/." "$root/"
 fi
 
 # The dynamic loaders, for dynamically linked programs: musl's (the host's
