@@ -17,7 +17,11 @@
 #    bytes (copy_strings), of glibc's dynamic and static-pie programs and of
 #    musl's dynamic one (userland/kinds/quiet.c),
 #  - when the initramfs has busybox, /bench M /bin/true again: Debian's
-#    2 MB static (glibc) busybox as the program.
+#    2 MB static (glibc) busybox as the program,
+#  - when it has Debian's qemu-aarch64-static, the rows of
+#    userland/rootfs/bench-qemu.plan: the aarch64 hello run by the
+#    emulator directly, and by its own name through binfmt_misc (Debian's
+#    entry, registered by /bm_setup from the package's binfmt.d file).
 # With Linux, a last table puts the minimum of each row side by side: our
 # figure, Linux's, and their ratio.
 #
@@ -62,10 +66,10 @@ boot() {
 			first=$(now_us)
 			echo "QEMU start to the first user line: $(seconds $((first - start))) (host wall time)"
 		fi
-		[ "$line" = "Hello, world!" ] || echo "$line"
+		[ "$line" = "Hello, world!" ] || [ "$line" = "hello from aarch64" ] || echo "$line"
 	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
 		-kernel "$kernel" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /bench -f /bench.plan ; /forkbench 8 $FORK_CYCLES$busybox" \
+		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /bench -f /bench.plan ; /forkbench 8 $FORK_CYCLES$busybox$qemu" \
 		-serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
@@ -75,6 +79,10 @@ boot() {
 busybox=
 if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?bin/busybox' > /dev/null; then
 	busybox=" ; /bench $BUSYBOX_CYCLES /bin/true"
+fi
+qemu=
+if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?usr/bin/qemu-aarch64-static' > /dev/null; then
+	qemu=" ; /bm_setup /usr/lib/binfmt.d/qemu-aarch64.conf ; /bench -f /bench-qemu.plan"
 fi
 # The minimum of each "... of X, N cycles: min T us" row: "label<TAB>T".
 mins() { sed -n 's/^\(.*\), [0-9]* cycles: min \([0-9]*\) us.*/\1\t\2/p'; }

@@ -11,6 +11,12 @@
  * nothing is printed either way. Only a failed mount is reported.
  *
  * The binfmt_misc tests run it first: "/bm_setup ; /binfmt_misc_parse".
+ *
+ * bm_setup FILE... then does what systemd-binfmt does next at boot with
+ * the binfmt.d files (e.g. /usr/lib/binfmt.d/qemu-aarch64.conf, which
+ * Debian's qemu-user-static installs): each line that is not empty or a
+ * comment ('#', ';') is written to "register", one write a line, its
+ * newline included. A refused line is reported with its errno.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -48,8 +54,38 @@ static void load_module(void)
 	closedir(d);
 }
 
-int main(void)
+/* The lines of a binfmt.d file, each written to "register". */
+static int apply(const char *path)
 {
+	FILE *f = fopen(path, "r");
+	char line[2048];
+	int ret = 0;
+
+	if (!f) {
+		printf("bm_setup: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		int fd;
+
+		if (line[0] == '#' || line[0] == ';' || line[0] == '\n')
+			continue;
+		fd = open(BM_DIR "/register", O_WRONLY);
+		if (fd < 0 || write(fd, line, strlen(line)) < 0) {
+			printf("bm_setup: %s: register: %s\n", path, strerror(errno));
+			ret = 1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	fclose(f);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	int ret = 0;
+
 	if (access("/proc/self", F_OK) != 0 && mount("proc", "/proc", "proc", 0, NULL) != 0) {
 		printf("bm_setup: mount proc: %s\n", strerror(errno));
 		return 1;
@@ -59,5 +95,7 @@ int main(void)
 		printf("bm_setup: mount binfmt_misc: %s\n", strerror(errno));
 		return 1;
 	}
-	return 0;
+	for (int i = 1; i < argc; i++)
+		ret |= apply(argv[i]);
+	return ret;
 }
