@@ -281,7 +281,13 @@ static struct inode *pde_inode(struct super_block *sb, const struct proc_dir_ent
 
 /* ---- directories of registered entries (the root, /proc/sys, ...) ---------------- */
 
-/* A registered entry gets a dentry linked into the tree: it stays. */
+/*
+ * A registered entry gets a dentry linked into the tree: it stays. A name
+ * that is not there is ENOENT at once, as from Linux's proc_lookup_de, so
+ * that creating one (open O_CREAT, mkdir: in /proc, /proc/sys, the empty
+ * /proc/sys/fs/binfmt_misc) is ENOENT, not the EACCES of a directory that
+ * cannot create.
+ */
 static struct dentry *proc_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
 {
 	const struct proc_dir_entry *de = PROC_I(dir)->pde;
@@ -289,8 +295,13 @@ static struct dentry *proc_lookup(struct inode *dir, struct dentry *parent, cons
 	struct inode *inode;
 	struct dentry *d;
 
+	if (!e && de == &proc_root) {
+		d = proc_pid_lookup(parent, name, len);
+		if (d)
+			return d;
+	}
 	if (!e)
-		return de == &proc_root ? proc_pid_lookup(parent, name, len) : NULL;
+		return ERR_PTR(-ENOENT);
 	inode = pde_inode(dir->i_sb, e);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
