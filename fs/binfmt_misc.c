@@ -97,7 +97,7 @@
  */
 typedef struct Node {
 	struct Node *next;      /* the list of entries, newest first */
-	int refs;               /* the list's, each inode's, each exec's */
+	int refs;               /* the list's, its inode's, each exec's */
 	bool listed;            /* still on the list (not removed) */
 	unsigned long flags;    /* MISC_FMT_* */
 	int offset;             /* M: where the magic is */
@@ -106,13 +106,22 @@ typedef struct Node {
 	char *mask;             /* M: NULL for an exact match */
 	const char *interpreter;
 	char *name;
-	ino_t ino;
+	struct inode *inode;    /* its file's, held while it is listed */
 	struct file *interp_file; /* F: opened at registration */
 } Node;
 
+/*
+ * The entries of the one super block, and whether they are used at all
+ * (status). As in Debian's Linux 6.1, status is the module's and outlives
+ * the super block; the entries go with it.
+ */
 static Node *entries;
 static bool enabled = true;
 static ino_t next_ino = BM_REGISTER_INO + 1;
+
+/* The one super block while mounted, and the inodes of its fixed files. */
+static struct super_block *bm_sb;
+static struct inode *bm_status_inode, *bm_register_inode;
 
 static void put_node(Node *e)
 {
@@ -500,6 +509,18 @@ einval:
  * The files.
  * ------------------------------------------------------------------------ */
 
+/*
+ * Linux's binfmt_misc files have the old ->read and ->write methods, not
+ * ->read_iter and ->write_iter, and the kernel's own reads and writes
+ * (kernel_read, kernel_write: exec reading a file made executable with
+ * chmod, sendfile) refuse such files with EINVAL. Ours do the same: each
+ * read and write method refuses a transfer to or from a kernel buffer.
+ */
+static bool kernel_io(const struct iov_iter *i)
+{
+	return !i->user;
+}
+
 /* What a write of 0, 1 or -1 asks (Linux's parse_command). */
 enum { CMD_NONE, CMD_DISABLE, CMD_ENABLE, CMD_REMOVE };
 
@@ -525,7 +546,8 @@ static int parse_command(struct iov_iter *from, size_t count)
 	return -EINVAL;
 }
 
-/* Take an entry off the list (its name disappears). Open files keep it. */
+/* Take an entry off the list: its name disappears, and its inode's link
+ * count drops to 0. Open files keep the inode, and the inode the entry. */
 static void kill_node(Node *e)
 {
 	for (Node **pp = &entries; *pp; pp = &(*pp)->next) {
@@ -536,6 +558,8 @@ static void kill_node(Node *e)
 	}
 	e->next = NULL;
 	e->listed = false;
+	e->inode->i_nlink = 0;
+	iput(e->inode);
 	put_node(e);
 }
 
@@ -611,9 +635,12 @@ static size_t entry_status(Node *e, char *page)
 
 static ssize_t bm_entry_read(struct file *file, struct iov_iter *to, loff_t *pos)
 {
-	char *page = alloc_page();
+	char *page;
 	ssize_t res;
 
+	if (kernel_io(to))
+		return -EINVAL;
+	page = alloc_page();
 	if (!page)
 		return -ENOMEM;
 	res = simple_read_from_buffer(to, pos, page, entry_status(file->f_inode->i_private, page));
@@ -625,9 +652,12 @@ static ssize_t bm_entry_write(struct file *file, struct iov_iter *from, loff_t *
 {
 	Node *e = file->f_inode->i_private;
 	size_t count = from->count;
-	int res = parse_command(from, count);
+	int res;
 
 	(void)pos;
+	if (kernel_io(from))
+		return -EINVAL;
+	res = parse_command(from, count);
 	switch (res) {
 	case CMD_DISABLE:
 		e->flags &= ~MISC_FMT_ENABLED;
@@ -651,6 +681,30 @@ static const struct file_operations bm_entry_operations = {
 	.llseek = generic_file_llseek,
 };
 
+/* The inodes: an entry's lets go of the entry when it is freed. */
+
+static void bm_evict_inode(struct inode *inode)
+{
+	if (inode->i_private)
+		put_node(inode->i_private);
+}
+
+static const struct inode_operations bm_file_iops = {
+	.evict = bm_evict_inode,
+};
+
+static struct inode *bm_get_inode(struct super_block *sb, mode_t mode, ino_t ino)
+{
+	struct inode *inode = new_inode(sb, mode);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = ino;
+	inode->i_uid = inode->i_gid = 0;
+	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
+	return inode;
+}
+
 /* /register */
 
 static ssize_t bm_register_write(struct file *file, struct iov_iter *from, loff_t *pos)
@@ -660,8 +714,13 @@ static ssize_t bm_register_write(struct file *file, struct iov_iter *from, loff_
 	Node *e;
 	int err;
 
-	(void)file;
 	(void)pos;
+	if (kernel_io(from))
+		return -EINVAL;
+	/* The super block is gone (umount -l): Linux would keep it while the
+	 * file is open; here its entries went with its last mount. */
+	if (file->f_inode->i_sb != bm_sb)
+		return -ENODEV;
 	e = create_entry(from, count);
 	if (IS_ERR(e))
 		return PTR_ERR(e);
@@ -689,8 +748,17 @@ static ssize_t bm_register_write(struct file *file, struct iov_iter *from, loff_
 		if (strcmp(o->name, e->name) == 0)
 			goto fail;
 
-	e->ino = next_ino++;
-	e->refs = 1;
+	/* Its file, with an inode that lives until the entry is removed:
+	 * chmod, times and the inode number stay, as in Linux. */
+	err = -ENOMEM;
+	e->inode = bm_get_inode(bm_sb, S_IFREG | 0644, next_ino);
+	if (!e->inode)
+		goto fail;
+	next_ino++;
+	e->inode->i_fop = &bm_entry_operations;
+	e->inode->i_op = &bm_file_iops;
+	e->inode->i_private = e;
+	e->refs = 2; /* the list's and the inode's */
 	e->listed = true;
 	e->next = entries;
 	entries = e;
@@ -713,16 +781,21 @@ static ssize_t bm_status_read(struct file *file, struct iov_iter *to, loff_t *po
 	const char *s = enabled ? "enabled\n" : "disabled\n";
 
 	(void)file;
+	if (kernel_io(to))
+		return -EINVAL;
 	return simple_read_from_buffer(to, pos, s, strlen(s));
 }
 
 static ssize_t bm_status_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
 	size_t count = from->count;
-	int res = parse_command(from, count);
+	int res;
 
 	(void)file;
 	(void)pos;
+	if (kernel_io(from))
+		return -EINVAL;
+	res = parse_command(from, count);
 	switch (res) {
 	case CMD_DISABLE:
 		enabled = false;
@@ -747,34 +820,20 @@ static const struct file_operations bm_status_operations = {
 };
 
 /* ------------------------------------------------------------------------
- * The filesystem. Each mount is an instance that shows the one list of
- * entries (Linux has a single super block; this kernel's umount takes an
- * instance apart, so each mount gets its own). As in procfs, a name is
- * looked up afresh each time: its dentry is not kept in the directory,
- * so a removed entry's name is gone at once from every mount.
+ * The filesystem. Linux has one super block for all of binfmt_misc's mounts
+ * (get_tree_single): bm_mount gives the one there is, and fs/namespace.c
+ * shows it through a root dentry of each mount's own, so that every mount
+ * has the same device and inodes while its options stay its own. The
+ * inodes live as long as what they show: status's and register's as long
+ * as the super block, an entry's from its registration to its removal (and
+ * then while a file has it open), so chmod, times and inode numbers stay.
+ * As in procfs, a name is looked up afresh each time: the dentry made for
+ * it (DCACHE_DETACHED) is not kept in the directory, so a removed entry's
+ * name is gone at once from every mount. When the last mount goes, the
+ * super block is taken apart, and every entry with it (bm_kill_sb: Debian's
+ * 6.1, as Linux since "binfmt_misc: cleanup on filesystem umount"); status
+ * keeps its value.
  * ------------------------------------------------------------------------ */
-
-static void bm_evict_inode(struct inode *inode)
-{
-	if (inode->i_private)
-		put_node(inode->i_private);
-}
-
-static const struct inode_operations bm_file_iops = {
-	.evict = bm_evict_inode,
-};
-
-static struct inode *bm_get_inode(struct super_block *sb, mode_t mode, ino_t ino)
-{
-	struct inode *inode = new_inode(sb, mode);
-
-	if (!inode)
-		return NULL;
-	inode->i_ino = ino;
-	inode->i_uid = inode->i_gid = 0;
-	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
-	return inode;
-}
 
 static struct dentry *bm_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
 {
@@ -782,36 +841,23 @@ static struct dentry *bm_lookup(struct inode *dir, struct dentry *parent, const 
 	struct dentry *d;
 	Node *e;
 
+	(void)dir;
 	if (len == 6 && memcmp(name, "status", 6) == 0) {
-		inode = bm_get_inode(dir->i_sb, S_IFREG | 0644, BM_STATUS_INO);
-		if (inode)
-			inode->i_fop = &bm_status_operations;
+		inode = bm_status_inode;
 	} else if (len == 8 && memcmp(name, "register", 8) == 0) {
-		inode = bm_get_inode(dir->i_sb, S_IFREG | 0200, BM_REGISTER_INO);
-		if (inode)
-			inode->i_fop = &bm_register_operations;
+		inode = bm_register_inode;
 	} else {
 		for (e = entries; e; e = e->next)
 			if (strlen(e->name) == len && memcmp(e->name, name, len) == 0)
 				break;
 		if (!e)
 			return NULL;
-		inode = bm_get_inode(dir->i_sb, S_IFREG | 0644, e->ino);
-		if (inode) {
-			inode->i_fop = &bm_entry_operations;
-			inode->i_op = &bm_file_iops;
-			inode->i_private = e;
-			e->refs++;
-		}
+		inode = e->inode;
 	}
-	if (!inode)
-		return ERR_PTR(-ENOMEM);
 	d = d_alloc(parent, name, len);
-	if (!d) {
-		iput(inode);
+	if (!d)
 		return ERR_PTR(-ENOMEM);
-	}
-	d->d_inode = inode;
+	d->d_inode = igrab(inode);
 	d->d_flags |= DCACHE_DETACHED;
 	return d;
 }
@@ -828,7 +874,7 @@ static int bm_readdir(struct file *file, struct dir_context *ctx)
 	for (Node *e = entries; e; e = e->next, pos++) {
 		if (pos < ctx->pos)
 			continue;
-		if (!dir_emit(ctx, e->name, strlen(e->name), e->ino, DT_REG))
+		if (!dir_emit(ctx, e->name, strlen(e->name), e->inode->i_ino, DT_REG))
 			return 0;
 		ctx->pos = pos + 1;
 	}
@@ -855,11 +901,26 @@ static const struct file_operations bm_dir_operations = {
 	.iterate = bm_readdir,
 };
 
+/* An inode of the one super block, with one reference for the caller. */
+static struct inode *bm_fixed_inode(struct super_block *sb, mode_t mode, ino_t ino,
+				    const struct file_operations *fops)
+{
+	struct inode *inode = bm_get_inode(sb, mode, ino);
+
+	if (inode)
+		inode->i_fop = fops;
+	return inode;
+}
+
+/* The super block: the one there is, or a new one (Linux's bm_fill_super). */
 static struct super_block *bm_mount(void)
 {
-	struct super_block *sb = kzalloc(sizeof(*sb));
+	struct super_block *sb;
 	struct inode *root;
 
+	if (bm_sb)
+		return bm_sb;
+	sb = kzalloc(sizeof(*sb));
 	if (!sb)
 		return NULL;
 	sb->s_type = "binfmt_misc";
@@ -871,23 +932,46 @@ static struct super_block *bm_mount(void)
 		root->i_fop = &bm_dir_operations;
 		sb->s_root = d_make_root(root);
 	}
-	if (!sb->s_root) {
-		sb->s_unmounted = true; /* freed with the root inode */
-		if (root)
-			iput(root);
+	bm_status_inode = bm_fixed_inode(sb, S_IFREG | 0644, BM_STATUS_INO, &bm_status_operations);
+	bm_register_inode = bm_fixed_inode(sb, S_IFREG | 0200, BM_REGISTER_INO, &bm_register_operations);
+	if (!sb->s_root || !bm_status_inode || !bm_register_inode) {
+		bool none = !root && !bm_status_inode && !bm_register_inode;
+
+		sb->s_unmounted = true; /* freed with its last inode */
+		iput(bm_status_inode);
+		iput(bm_register_inode);
+		bm_status_inode = bm_register_inode = NULL;
+		if (sb->s_root)
+			dput(sb->s_root);
 		else
+			iput(root);
+		if (none)
 			kfree(sb);
 		return NULL;
 	}
 	sb->s_dev = get_anon_dev();
+	bm_sb = sb;
 	return sb;
+}
+
+/* Its last mount is gone (fs/namespace.c then removes the names): every
+ * entry goes, and the fixed files once no one has them open. */
+static void bm_kill_sb(struct super_block *sb)
+{
+	(void)sb;
+	while (entries)
+		kill_node(entries);
+	iput(bm_status_inode);
+	iput(bm_register_inode);
+	bm_status_inode = bm_register_inode = NULL;
+	bm_sb = NULL;
 }
 
 static struct file_system_type bm_fs_type = {
 	.name = "binfmt_misc",
 	.mount = bm_mount,
+	.kill_sb = bm_kill_sb,
 	.owner = THIS_MODULE,
-	.single_instance = true,
 };
 
 /*
@@ -908,17 +992,15 @@ int __init init_misc_binfmt(void)
 }
 
 /*
- * Unloading: the module cannot go while the filesystem is mounted (each
+ * Unloading: the module cannot go while the filesystem is mounted (the
  * super block holds a reference on it) or an exec is in load_misc_binary
- * (exec holds one). The entries outlive umount here (see above): they go
- * now, with the files F opened.
+ * (exec holds one). There are no entries then: they went with the super
+ * block.
  */
 static void __exit exit_misc_binfmt(void)
 {
 	unregister_binfmt(&misc_format);
 	unregister_filesystem(&bm_fs_type);
-	while (entries)
-		kill_node(entries);
 }
 
 module_init(init_misc_binfmt);

@@ -31,9 +31,11 @@ EXPORT_SYMBOL(get_anon_dev);
 
 /* Inodes and dentries (fs/inode.c, fs/dcache.c) */
 EXPORT_SYMBOL(new_inode);
+EXPORT_SYMBOL(igrab);
 EXPORT_SYMBOL(iput);
 EXPORT_SYMBOL(d_alloc);
 EXPORT_SYMBOL(d_make_root);
+EXPORT_SYMBOL(dput);
 EXPORT_SYMBOL(deny_write_access);
 EXPORT_SYMBOL(allow_write_access);
 

@@ -194,6 +194,8 @@ struct inode *file_inode(const struct file *file) { return file->f_inode; }
 const char *file_name(const struct file *file) { return file->f_dentry ? file->f_dentry->d_name : ""; }
 bool mnt_may_suid(const struct file *file)
 {
+	if (file->f_dentry)
+		return !(mnt_flags(file->f_dentry) & SB_NOSUID);
 	return !(file->f_inode->i_sb && (file->f_inode->i_sb->s_flags & SB_NOSUID));
 }
 mode_t inode_mode(const struct inode *inode) { return inode->i_mode; }

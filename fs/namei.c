@@ -972,6 +972,7 @@ static int open_acc_mode(int flags)
 static int may_open(struct dentry *d, int acc_mode, int flags)
 {
 	struct inode *inode = d->d_inode;
+	int err;
 
 	(void)flags;
 	if (S_ISLNK(inode->i_mode))
@@ -980,7 +981,13 @@ static int may_open(struct dentry *d, int acc_mode, int flags)
 		return -EISDIR;
 	if ((acc_mode & MAY_EXEC) && (!S_ISREG(inode->i_mode) || path_noexec(d)))
 		return -EACCES;
-	return inode_permission(inode, acc_mode);
+	err = inode_permission(inode, acc_mode);
+	/* A mount can be read-only when its filesystem is not (a second
+	 * mount of binfmt_misc's one super block, mounted ro). */
+	if (!err && (acc_mode & MAY_WRITE) && (mnt_flags(d) & SB_RDONLY) &&
+	    (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)))
+		err = -EROFS;
+	return err;
 }
 
 /*

@@ -11,7 +11,16 @@
  * Filesystem types: "ramfs", "tmpfs" (a ramfs that reports tmpfs's magic
  * and size, and takes mode=, uid=, gid=), "proc", and those registered
  * with register_filesystem (fs/super.c: "binfmt_misc"). Every mount makes a
- * new instance. Mounting on a mount point mounts on top, as Linux does.
+ * new instance, except of a type that has only one (binfmt_misc, as
+ * Linux's get_tree_single): its ->mount gives the super block it already
+ * has, and each further mount shows it through a root dentry of its own
+ * (d_alloc_root_alias), since a dentry covers one mount point. The super
+ * block counts its mounts (s_active); the last umount takes it apart
+ * (->kill_sb first). Mounting on a mount point mounts on top, as Linux does.
+ *
+ * The flags of a mount (nosuid, noexec, ...) are its own: mnt_flags finds
+ * the mount of a dentry for exec, set-user-ID and statfs. Read-only is
+ * also the super block's, as in Linux (the first mount's, or a remount's).
  *
  * Unmounting refuses (EBUSY) while anything is in use below the mount: an
  * open file, a working directory, another mount. That is seen in reference
@@ -69,6 +78,7 @@
 struct mount {
 	struct mount *next;
 	struct super_block *sb;
+	struct dentry *root;            /* what it shows (held): sb->s_root, or an alias */
 	struct dentry *mountpoint;      /* the covered directory (held); NULL for "/" */
 	char *devname;                  /* the source as given ("proc", "none") */
 	unsigned long flags;            /* MNT_FLAGS bits */
@@ -81,22 +91,36 @@ void mnt_init_root(struct super_block *sb)
 	static struct mount root_mnt = { .devname = "rootfs" };
 
 	root_mnt.sb = sb;
+	root_mnt.root = dget(sb->s_root);
+	sb->s_active = 1;
 	mount_list = &root_mnt;
 }
 
-static struct mount *find_mount(struct super_block *sb)
+/* The mount whose root is the dentry root, or NULL. */
+static struct mount *find_mount(struct dentry *root)
 {
 	for (struct mount *m = mount_list; m; m = m->next)
-		if (m->sb == sb)
+		if (m->root == root)
 			return m;
 	return NULL;
+}
+
+unsigned long mnt_flags(const struct dentry *d)
+{
+	struct mount *mnt;
+
+	while (d->d_parent != d)
+		d = d->d_parent;
+	mnt = find_mount((struct dentry *)d);
+	/* Not mounted any more (umount -l): its super block's flags. */
+	return mnt ? mnt->flags | (mnt->sb->s_flags & MS_RDONLY) : d->d_sb->s_flags;
 }
 
 /* ---- /proc/mounts ------------------------------------------------------------- */
 
 static void show_options(struct seq_file *m, struct mount *mnt)
 {
-	unsigned long f = mnt->flags;
+	unsigned long f = mnt->flags | (mnt->sb->s_flags & MS_RDONLY);
 
 	seq_puts(m, f & MS_RDONLY ? "ro" : "rw");
 	if (f & MS_NOSUID)
@@ -112,7 +136,7 @@ static void show_options(struct seq_file *m, struct mount *mnt)
 	if (f & MS_RELATIME)
 		seq_puts(m, ",relatime");
 	if (mnt->sb->s_magic == TMPFS_MAGIC && mnt->mountpoint) {
-		mode_t mode = mnt->sb->s_root->d_inode->i_mode & 07777;
+		mode_t mode = mnt->root->d_inode->i_mode & 07777;
 		if (mode != 01777)
 			seq_printf(m, ",mode=%03o", mode);
 		seq_puts(m, ",inode64");
@@ -126,7 +150,7 @@ void show_mounts(struct seq_file *m)
 	if (!buf)
 		return;
 	for (struct mount *mnt = mount_list; mnt; mnt = mnt->next) {
-		char *path = d_path(mnt->sb->s_root, current_root(), buf, PATH_MAX);
+		char *path = d_path(mnt->root, current_root(), buf, PATH_MAX);
 		if (IS_ERR(path))
 			continue;
 		/* Spaces and such in a name are escaped as octal, as Linux. */
@@ -202,11 +226,64 @@ static char *copy_mount_string(const char __user *s, long max)
 	return k;
 }
 
+/* Remove every name below root, deepest first (an "rm -rf" that no
+ * permission stops). Files still open live on until closed. */
+static void kill_tree(struct dentry *root)
+{
+	struct dentry *d = root;
+
+	for (;;) {
+		struct dentry *parent;
+
+		if (d->d_first_child) {
+			d = d->d_first_child;
+			continue;
+		}
+		if (d == root)
+			return;
+		parent = d->d_parent;
+		if (d->d_inode)
+			d->d_inode->i_nlink = 0;
+		d_delete(d);
+		d = parent;
+	}
+}
+
+/*
+ * Its last mount is gone: take the filesystem apart (Linux's
+ * deactivate_super and kill_sb). The filesystem lets go of its own things
+ * first (binfmt_misc: its entries), then the names go and the super
+ * block's reference on its root; the super block itself is freed with its
+ * last inode (fs/super.c), after the last open file.
+ */
+static void kill_super(struct super_block *sb)
+{
+	struct dentry *root = sb->s_root;
+
+	if (sb->s_fs_type && sb->s_fs_type->kill_sb)
+		sb->s_fs_type->kill_sb(sb);
+	sb->s_unmounted = true;
+	kill_tree(root);
+	root->d_inode->i_nlink = 0;
+	dput(root);
+}
+
+/* One more root dentry for the root of sb, for one more mount of it. */
+static struct dentry *d_alloc_root_alias(struct super_block *sb)
+{
+	struct dentry *d = d_make_root(igrab(sb->s_root->d_inode));
+
+	if (!d)
+		iput(sb->s_root->d_inode);
+	return d;
+}
+
 static long do_new_mount(struct dentry *target, const char *type, const char *devname,
 			 unsigned long flags, char *data)
 {
 	struct file_system_type *fs_type = NULL;
 	struct super_block *sb;
+	struct dentry *root;
 	struct mount *mnt;
 	long err;
 
@@ -225,10 +302,19 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	}
 	if (!sb)
 		return -ENOMEM;
+	root = NULL;
+	/* Not on the root of a mount of the very same filesystem (Linux). */
+	err = -EBUSY;
+	if (target->d_sb == sb && find_mount(target))
+		goto fail;
+	/* The only instance of its type, already mounted: a root of its own. */
+	root = sb->s_root->d_covers ? d_alloc_root_alias(sb) : dget(sb->s_root);
+	err = -ENOMEM;
+	if (!root)
+		goto fail;
 	if (sb->s_magic == TMPFS_MAGIC) {
-		struct inode *root = sb->s_root->d_inode;
-		root->i_mode = S_IFDIR | 01777; /* tmpfs's default, unlike ramfs's 0755 */
-		err = tmpfs_options(root, data);
+		root->d_inode->i_mode = S_IFDIR | 01777; /* tmpfs's default, unlike ramfs's 0755 */
+		err = tmpfs_options(root->d_inode, data);
 		if (err)
 			goto fail;
 	}
@@ -242,13 +328,15 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		goto fail;
 	}
 	mnt->sb = sb;
+	mnt->root = root;
 	mnt->flags = flags & MNT_FLAGS;
 	if (!(flags & (MS_NOATIME | MS_STRICTATIME)))
 		mnt->flags |= MS_RELATIME;
-	sb->s_flags = mnt->flags;
+	if (sb->s_active++ == 0)
+		sb->s_flags = mnt->flags;
 	mnt->mountpoint = dget(target);
-	target->d_mounted = sb->s_root;
-	sb->s_root->d_covers = target;
+	target->d_mounted = root;
+	root->d_covers = target;
 	/* At the end of the list: /proc/mounts shows the order of mounting. */
 	struct mount **pp = &mount_list;
 	while (*pp)
@@ -256,9 +344,9 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	*pp = mnt;
 	return 0;
 fail:
-	sb->s_unmounted = true;
-	sb->s_root->d_inode->i_nlink = 0;
-	dput(sb->s_root);
+	dput(root);
+	if (sb->s_active == 0)
+		kill_super(sb);
 	return err;
 }
 
@@ -294,9 +382,9 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
 		/* Both only for the root of a mount. There is no propagation
 		 * (every mount is private), and remount changes the flags. */
-		struct mount *mnt = target->d_parent == target ? find_mount(target->d_sb) : NULL;
+		struct mount *mnt = find_mount(target);
 		err = -EINVAL;
-		if (mnt && mnt->sb->s_root == target) {
+		if (mnt) {
 			err = 0;
 			if (flags & MS_REMOUNT) {
 				mnt->flags = (mnt->flags & ~MNT_FLAGS) | (flags & MNT_FLAGS);
@@ -354,32 +442,10 @@ static bool tree_busy(struct dentry *root, int extra)
 	return false;
 }
 
-/* Remove every name below root, deepest first (an "rm -rf" that no
- * permission stops). Files still open live on until closed. */
-static void kill_tree(struct dentry *root)
-{
-	struct dentry *d = root;
-
-	for (;;) {
-		struct dentry *parent;
-
-		if (d->d_first_child) {
-			d = d->d_first_child;
-			continue;
-		}
-		if (d == root)
-			return;
-		parent = d->d_parent;
-		if (d->d_inode)
-			d->d_inode->i_nlink = 0;
-		d_delete(d);
-		d = parent;
-	}
-}
-
 long sys_umount2(const char __user *name, int flags)
 {
 	struct mount *mnt, **pp;
+	struct super_block *sb;
 	struct dentry *d, *root;
 	char *path;
 	long err;
@@ -400,8 +466,8 @@ long sys_umount2(const char __user *name, int flags)
 		dput(d);
 		return -EPERM;
 	}
-	mnt = d->d_parent == d ? find_mount(d->d_sb) : NULL;
-	if (!mnt || mnt->sb->s_root != d || !mnt->mountpoint) {
+	mnt = find_mount(d);
+	if (!mnt || !mnt->mountpoint) {
 		dput(d);
 		return -EINVAL; /* not a mount point, or the root filesystem */
 	}
@@ -409,12 +475,13 @@ long sys_umount2(const char __user *name, int flags)
 		dput(d);
 		return -EAGAIN; /* Linux: marked for expiry, not yet unmounted */
 	}
-	if (tree_busy(d, 1) && !(flags & MNT_DETACH)) {
+	/* Beyond the mount's reference: ours, and the super block's on its root. */
+	if (tree_busy(d, 1 + (d == d->d_sb->s_root)) && !(flags & MNT_DETACH)) {
 		dput(d);
 		return -EBUSY;
 	}
 	dput(d);
-	root = mnt->sb->s_root;
+	root = mnt->root;
 	for (struct dentry *e = root; e; e = next_dentry(e, root))
 		if (e->d_mounted)
 			return -EBUSY; /* even lazily: mounts below go first */
@@ -425,13 +492,13 @@ long sys_umount2(const char __user *name, int flags)
 		;
 	*pp = mnt->next;
 	dput(mnt->mountpoint);
-	/* Take it apart: names first, then the root. */
-	mnt->sb->s_unmounted = true;
-	kill_tree(root);
-	root->d_inode->i_nlink = 0;
+	sb = mnt->sb;
 	kfree(mnt->devname);
 	kfree(mnt);
 	dput(root);
+	/* The last mount of the filesystem: take it apart. */
+	if (--sb->s_active == 0)
+		kill_super(sb);
 	return 0;
 }
 

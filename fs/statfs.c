@@ -27,10 +27,10 @@ _Static_assert(sizeof(struct linux_statfs) == 120, "struct statfs must match Lin
 /* f_flags: ST_VALID, and the mount's flags as ST_* (statfs(2)). */
 #define ST_VALID 0x0020
 
-static long do_statfs(struct super_block *sb, void __user *ubuf)
+/* sb, and mf the flags of the mount it is seen through. */
+static long do_statfs(struct super_block *sb, unsigned long mf, void __user *ubuf)
 {
 	struct linux_statfs st;
-	unsigned long mf = sb->s_flags;
 
 	memset(&st, 0, sizeof(st));
 	st.f_type = sb->s_magic;
@@ -57,7 +57,7 @@ long sys_statfs(const char __user *pathname, void __user *buf)
 
 	if (err)
 		return err;
-	err = do_statfs(d->d_sb, buf);
+	err = do_statfs(d->d_sb, mnt_flags(d), buf);
 	dput(d);
 	return err;
 }
@@ -68,7 +68,9 @@ long sys_fstatfs(int fd, void __user *buf)
 
 	if (!file)
 		return -EBADF;
-	return do_statfs(file->f_inode->i_sb, buf);
+	if (file->f_dentry)
+		return do_statfs(file->f_dentry->d_sb, mnt_flags(file->f_dentry), buf);
+	return do_statfs(file->f_inode->i_sb, file->f_inode->i_sb->s_flags, buf);
 }
 
 long sys_sync(void)

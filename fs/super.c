@@ -22,13 +22,35 @@
 #include <mm.h>
 #include <proc_fs.h>
 
-/* Linux's anonymous devices 0:N (ramfs, tmpfs, proc, pipefs). Numbers are
- * not reused: a teaching kernel does not mount a million filesystems. */
+/*
+ * Linux's anonymous devices 0:N (ramfs, tmpfs, proc, pipefs, binfmt_misc):
+ * the lowest free N from 1, so that a filesystem mounted again after its
+ * umount gets its number back, as from Linux's IDA. A bitmap of the first
+ * 4096; past them (a teaching kernel does not mount that many at once),
+ * numbers are not reused.
+ */
+#define ANON_BITMAP_MINORS 4096
+static uint64_t anon_used[ANON_BITMAP_MINORS / 64];
+static unsigned int anon_next = ANON_BITMAP_MINORS;
+
 dev_t get_anon_dev(void)
 {
-	static unsigned int next_anon_minor = 1;
-	unsigned int minor = next_anon_minor++;
+	for (unsigned int minor = 1; minor < ANON_BITMAP_MINORS; minor++) {
+		if (!(anon_used[minor / 64] & (1ULL << (minor % 64)))) {
+			anon_used[minor / 64] |= 1ULL << (minor % 64);
+			return MKDEV(0, minor);
+		}
+	}
+	unsigned int minor = anon_next++;
 	return MKDEV(0, minor);
+}
+
+static void put_anon_dev(dev_t dev)
+{
+	unsigned int minor = MINOR(dev);
+
+	if (MAJOR(dev) == 0 && minor && minor < ANON_BITMAP_MINORS)
+		anon_used[minor / 64] &= ~(1ULL << (minor % 64));
 }
 
 /* An inode of sb was freed (iput): the last one of an unmounted
@@ -37,10 +59,9 @@ void put_super(struct super_block *sb)
 {
 	sb->s_inodes--;
 	if (sb->s_unmounted && sb->s_inodes == 0) {
-		struct file_system_type *fs = sb->s_fs_type;
-
-		if (fs && (--fs->instances == 0 || !fs->single_instance))
-			put_filesystem(fs);
+		if (sb->s_fs_type)
+			put_filesystem(sb->s_fs_type);
+		put_anon_dev(sb->s_dev);
 		kfree(sb->s_fs_info);
 		kfree(sb);
 	}
@@ -109,12 +130,10 @@ struct super_block *mount_fs_type(struct file_system_type *fs)
 {
 	struct super_block *sb = fs->mount();
 
-	if (!sb || (fs->single_instance && fs->instances > 0))
-		put_filesystem(fs); /* the first instance holds the reference */
-	if (sb) {
+	if (!sb || sb->s_fs_type)
+		put_filesystem(fs); /* the super block holds one already */
+	else
 		sb->s_fs_type = fs;
-		fs->instances++;
-	}
 	return sb;
 }
 

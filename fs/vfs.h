@@ -54,7 +54,7 @@ struct super_block {
 	struct dentry *s_root;
 	const char *s_type;     /* "rootfs", "ramfs", "tmpfs", "proc", "pipefs" */
 	unsigned long s_magic;  /* statfs's f_type: RAMFS_MAGIC, ... */
-	unsigned long s_flags;  /* SB_RDONLY, ... as mounted (mount(2)'s MS_* values) */
+	unsigned long s_flags;  /* SB_RDONLY, ... as first mounted (mount(2)'s MS_* values) */
 	/*
 	 * Inodes of pipefs and proc exist only while something uses them:
 	 * they are freed at their last reference whatever i_nlink says
@@ -64,6 +64,7 @@ struct super_block {
 	/* Inodes alive on this super block. An unmounted filesystem is freed
 	 * with its last inode: an open file can outlive umount -l. */
 	int s_inodes;
+	int s_active;           /* its mounts (fs/namespace.c): the last takes it apart */
 	bool s_unmounted;
 	uint64_t s_pages;       /* pages of file data (ramfs, tmpfs), for statfs */
 	void *s_fs_info;        /* the filesystem's own data */
@@ -86,16 +87,17 @@ struct super_block {
 /* A filesystem type that mount(2) finds by name (fs/super.c). */
 struct file_system_type {
 	const char *name;                       /* "binfmt_misc" */
-	struct super_block *(*mount)(void);     /* a new instance; NULL: out of memory */
+	/* The super block to mount: a new one, or (a type that has only
+	 * one, as Linux's get_tree_single) the one already mounted; NULL:
+	 * out of memory. */
+	struct super_block *(*mount)(void);
+	/* Optional: its last mount is gone, the super block is taken apart
+	 * (fs/namespace.c): let go of what the filesystem keeps in it. */
+	void (*kill_sb)(struct super_block *sb);
 	/* The module it is in (THIS_MODULE), NULL if built in: each super
 	 * block of the type holds a reference on it until it is freed, so
 	 * the module cannot be unloaded while the filesystem is mounted. */
 	struct module *owner;
-	/* Linux mounts it as one super block however often it is mounted
-	 * (get_tree_single), so all its mounts hold one reference between
-	 * them; here each mount has a super block of its own. */
-	bool single_instance;
-	int instances;          /* super blocks of this type alive */
 	struct file_system_type *next;
 };
 /* 0, or -EBUSY if a type of that name exists. */
@@ -110,8 +112,9 @@ int unregister_filesystem(struct file_system_type *fs);
  */
 struct file_system_type *get_fs_type(const char *name);
 void put_filesystem(struct file_system_type *fs);
-/* A new super block of a registered type: get_fs_type's reference goes
- * with it (put_super gives it back). NULL: out of memory. */
+/* The super block of a registered type to mount: get_fs_type's reference
+ * goes with a new one (put_super gives it back) and is dropped for one
+ * that is already there. NULL: out of memory. */
 struct super_block *mount_fs_type(struct file_system_type *fs);
 struct seq_file;
 /* "nodev\tNAME\n" for each, for /proc/filesystems. */
@@ -121,7 +124,8 @@ void show_registered_filesystems(struct seq_file *m);
  * symlink (devices and FIFOs can still be written), else 0. */
 int may_write_sb(struct inode *inode);
 
-/* A new anonymous device number 0:N for a filesystem with no disk. */
+/* A new anonymous device number 0:N for a filesystem with no disk: the
+ * lowest free N, as Linux's IDA gives; put_super frees it with the sb. */
 dev_t get_anon_dev(void);
 /* Drop an inode's hold on its super block (inode.c calls it). */
 void put_super(struct super_block *sb);
@@ -260,11 +264,14 @@ struct dentry {
 /* First readdir position of a child; 0 and 1 are "." and "..". */
 #define DIR_POS_FIRST 2
 
-/* Mounted noexec: exec of a file there gives EACCES (Linux's path_noexec).
- * A mount is its super block here (no bind mounts), so the flags are its. */
+/* The flags of the mount that d is seen through (MS_RDONLY, MS_NOSUID,
+ * MS_NOEXEC, ...: SB_* values; fs/namespace.c). */
+unsigned long mnt_flags(const struct dentry *d);
+
+/* Mounted noexec: exec of a file there gives EACCES (Linux's path_noexec). */
 static inline bool path_noexec(const struct dentry *d)
 {
-	return d->d_sb && (d->d_sb->s_flags & SB_NOEXEC);
+	return d->d_sb && (mnt_flags(d) & SB_NOEXEC);
 }
 
 /* An unlinked dentry called name in parent (reference taken on parent). */

@@ -24,7 +24,7 @@ static const char *errname(int e)
 		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
 		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
 		{ EINVAL, "EINVAL" }, { ETXTBSY, "ETXTBSY" }, { ENAMETOOLONG, "ENAMETOOLONG" },
-		{ ELOOP, "ELOOP" }, { ENOMEM, "ENOMEM" }, { ESPIPE, "ESPIPE" },
+		{ ELOOP, "ELOOP" }, { ENOMEM, "ENOMEM" }, { ESPIPE, "ESPIPE" }, { EROFS, "EROFS" },
 	};
 	static char other[32];
 
