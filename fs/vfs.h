@@ -237,8 +237,9 @@ void put_write_access(struct inode *inode);
 /* ---- dentries -------------------------------------------------------- */
 
 #define DCACHE_LINKED 0x1       /* in its parent's list of children */
-/* Made by a filesystem's ->lookup (procfs): in no list of children, but
- * not a removed name either (d_unlinked is false). */
+/* Made by a filesystem's ->lookup (procfs, binfmt_misc): in no list of
+ * children, but not a removed name either (d_unlinked is false), unless
+ * its inode has lost its last link (a removed binfmt_misc entry). */
 #define DCACHE_DETACHED 0x2
 
 struct dentry {
@@ -291,7 +292,9 @@ void dput(struct dentry *dentry);
 struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len);
 static inline bool d_unlinked(const struct dentry *d)
 {
-	return d->d_parent != d && !(d->d_flags & (DCACHE_LINKED | DCACHE_DETACHED));
+	if (d->d_flags & DCACHE_DETACHED)
+		return d->d_inode && d->d_inode->i_nlink == 0;
+	return d->d_parent != d && !(d->d_flags & DCACHE_LINKED);
 }
 /* Whether d is anc or lies below it. */
 bool is_subdir(struct dentry *d, struct dentry *anc);

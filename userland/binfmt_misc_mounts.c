@@ -180,6 +180,15 @@ static void removed_entry(void)
 	printf("two <- -1: %s\n", errname(bm_write("two", "-1")));
 	fstat(fd, &st);
 	printf("its links: %lu\n", (unsigned long)st.st_nlink);
+	{
+		char link[64], target[128];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		printf("its name: %s\n", target);
+	}
 	bm_register(":two:M::BMT2::/bm_interp:");
 	printf("write 0, then -1 to the old file: %zd %zd\n", write(fd, "0", 1), write(fd, "-1", 2));
 	printf("the new two: ");

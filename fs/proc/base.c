@@ -74,10 +74,14 @@ char *proc_dentry_path(struct dentry *d, char *buf, size_t size)
 	p = d_path(d, current_root(), buf, size - sizeof(deleted) + 1);
 	if (p != ERR_PTR(-ENOENT))
 		return p;
-	/* Removed: its name is still known (d_name, parents). */
+	/* Removed: its name is still known (d_name, parents, mount points). */
 	p = buf + size - sizeof(deleted);
 	memcpy(p, deleted, sizeof(deleted));
-	for (struct dentry *e = d; e->d_parent != e && e != current_root(); e = e->d_parent) {
+	for (struct dentry *e = d;; e = e->d_parent) {
+		while (e != current_root() && e->d_parent == e && e->d_covers)
+			e = e->d_covers; /* a mount's root: on from its mount point */
+		if (e == current_root() || e->d_parent == e)
+			break;
 		if ((size_t)(p - buf) < e->d_namelen + 1)
 			return ERR_PTR(-ENAMETOOLONG);
 		p -= e->d_namelen;
