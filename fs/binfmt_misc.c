@@ -681,7 +681,9 @@ static const struct file_operations bm_entry_operations = {
 	.llseek = generic_file_llseek,
 };
 
-/* The inodes: an entry's lets go of the entry when it is freed. */
+/* The inodes of the files: an entry's lets go of the entry when it is
+ * freed; truncate (open with O_TRUNC, ftruncate) only sets the size that
+ * stat shows, as Linux's simple_setattr. */
 
 static void bm_evict_inode(struct inode *inode)
 {
@@ -689,7 +691,15 @@ static void bm_evict_inode(struct inode *inode)
 		put_node(inode->i_private);
 }
 
+static int bm_truncate(struct inode *inode, loff_t size)
+{
+	inode->i_size = size;
+	inode_touch_mtime(inode);
+	return 0;
+}
+
 static const struct inode_operations bm_file_iops = {
+	.truncate = bm_truncate,
 	.evict = bm_evict_inode,
 };
 
@@ -907,8 +917,10 @@ static struct inode *bm_fixed_inode(struct super_block *sb, mode_t mode, ino_t i
 {
 	struct inode *inode = bm_get_inode(sb, mode, ino);
 
-	if (inode)
+	if (inode) {
 		inode->i_fop = fops;
+		inode->i_op = &bm_file_iops;
+	}
 	return inode;
 }
 

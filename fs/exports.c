@@ -32,6 +32,7 @@ EXPORT_SYMBOL(get_anon_dev);
 /* Inodes and dentries (fs/inode.c, fs/dcache.c) */
 EXPORT_SYMBOL(new_inode);
 EXPORT_SYMBOL(igrab);
+EXPORT_SYMBOL(inode_touch_mtime);
 EXPORT_SYMBOL(iput);
 EXPORT_SYMBOL(d_alloc);
 EXPORT_SYMBOL(d_make_root);

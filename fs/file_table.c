@@ -123,6 +123,16 @@ loff_t generic_file_llseek(struct file *file, loff_t offset, int whence)
 	case SEEK_END:
 		base = file->f_inode->i_size;
 		break;
+	case SEEK_DATA:
+	case SEEK_HOLE:
+		/* As Linux's generic_file_llseek: the whole file is data, with
+		 * one hole at its end (directories: EINVAL, as dcache_dir_lseek). */
+		if (S_ISDIR(file->f_inode->i_mode) || offset < 0)
+			return -EINVAL;
+		if (offset >= file->f_inode->i_size)
+			return -ENXIO;
+		file->f_pos = whence == SEEK_DATA ? offset : file->f_inode->i_size;
+		return file->f_pos;
 	default:
 		return -EINVAL;
 	}

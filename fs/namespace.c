@@ -226,6 +226,44 @@ static char *copy_mount_string(const char __user *s, long max)
 	return k;
 }
 
+/*
+ * The options (mount(2)'s data) of a registered type, which has none of
+ * its own (binfmt_misc), as Linux reads them for such a type: words
+ * separated by commas, each the name of a super block flag, "ro" making a
+ * new super block read-only (any "=value" is ignored), or "source=NAME"
+ * when mount(2) was given no source; anything else is EINVAL.
+ */
+static int common_mount_options(char *data, const char **source, bool *ro)
+{
+	static const char *const sb_flags[] = { "dirsync", "lazytime", "mand", "ro", "sync",
+						"async", "nolazytime", "nomand", "rw" };
+	char *word = data;
+
+	while (word && *word) {
+		char *next = strchr(word, ',');
+		char *value = strchr(word, '=');
+		size_t i;
+
+		if (next)
+			*next++ = '\0';
+		if (value)
+			*value++ = '\0';
+		for (i = 0; i < sizeof(sb_flags) / sizeof(sb_flags[0]); i++)
+			if (strcmp(word, sb_flags[i]) == 0)
+				break;
+		if (i < sizeof(sb_flags) / sizeof(sb_flags[0])) {
+			if (strcmp(word, "ro") == 0 || strcmp(word, "rw") == 0)
+				*ro = word[1] == 'o';
+		} else if (strcmp(word, "source") == 0 && value && !*source) {
+			*source = value;
+		} else if (*word) {
+			return -EINVAL;
+		}
+		word = next;
+	}
+	return 0;
+}
+
 /* Remove every name below root, deepest first (an "rm -rf" that no
  * permission stops). Files still open live on until closed. */
 static void kill_tree(struct dentry *root)
@@ -285,6 +323,7 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	struct super_block *sb;
 	struct dentry *root;
 	struct mount *mnt;
+	bool ro = false;
 	long err;
 
 	if (!type)
@@ -298,6 +337,11 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		fs_type = get_fs_type(type);
 		if (!fs_type)
 			return -ENODEV;
+		err = common_mount_options(data, &devname, &ro);
+		if (err) {
+			put_filesystem(fs_type);
+			return err;
+		}
 		sb = mount_fs_type(fs_type); /* the module reference goes with sb */
 	}
 	if (!sb)
@@ -333,7 +377,7 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	if (!(flags & (MS_NOATIME | MS_STRICTATIME)))
 		mnt->flags |= MS_RELATIME;
 	if (sb->s_active++ == 0)
-		sb->s_flags = mnt->flags;
+		sb->s_flags = mnt->flags | (ro ? MS_RDONLY : 0);
 	mnt->mountpoint = dget(target);
 	target->d_mounted = root;
 	root->d_covers = target;

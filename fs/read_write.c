@@ -267,7 +267,7 @@ long sys_lseek(int fd, loff_t offset, unsigned int whence)
 
 	if (!file || (file->f_mode & FMODE_PATH))
 		return -EBADF;
-	if (whence > SEEK_END)
+	if (whence > SEEK_HOLE)
 		return -EINVAL;
 	if (!(file->f_mode & FMODE_LSEEK) || !file->f_op || !file->f_op->llseek)
 		return -ESPIPE;

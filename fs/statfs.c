@@ -92,7 +92,10 @@ long sys_fsync(int fd)
 		return -EBADF;
 	mode = file->f_inode->i_mode;
 	/* Files of a filesystem have an fsync method (a no-op in memory);
-	 * devices, pipes and /proc files have none. */
+	 * devices, pipes, /proc files and binfmt_misc's files (not its
+	 * directory) have none. */
+	if (S_ISREG(mode) && file->f_inode->i_sb->s_magic == BINFMTFS_MAGIC)
+		return -EINVAL;
 	if ((S_ISREG(mode) || S_ISDIR(mode)) && file->f_inode->i_sb->s_magic != PROC_SUPER_MAGIC)
 		return 0;
 	return -EINVAL;

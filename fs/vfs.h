@@ -431,6 +431,8 @@ ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos);
 #define SEEK_SET 0
 #define SEEK_CUR 1
 #define SEEK_END 2
+#define SEEK_DATA 3             /* the next offset with data: here all of a file is data */
+#define SEEK_HOLE 4             /* the next hole: here only the end of the file */
 #define MAX_RW_COUNT 0x7ffff000L  /* Linux's cap on one read or write */
 #define MAX_LFS_FILESIZE 0x7fffffffffffffffLL
 

@@ -25,6 +25,7 @@ static const char *errname(int e)
 		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" },
 		{ EINVAL, "EINVAL" }, { ETXTBSY, "ETXTBSY" }, { ENAMETOOLONG, "ENAMETOOLONG" },
 		{ ELOOP, "ELOOP" }, { ENOMEM, "ENOMEM" }, { ESPIPE, "ESPIPE" }, { EROFS, "EROFS" },
+		{ ENXIO, "ENXIO" }, { EXDEV, "EXDEV" }, { EOPNOTSUPP, "EOPNOTSUPP" },
 	};
 	static char other[32];
 
