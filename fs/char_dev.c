@@ -11,6 +11,7 @@
  *   1:5 /dev/zero     reads give zeros, writes vanish
  *   1:7 /dev/full     reads give zeros, writes fail with ENOSPC
  *   1:8 /dev/random, 1:9 /dev/urandom   a simple pseudo-random stream
+ *   1:11 /dev/kmsg    the kernel log (fs/kmsg.c)
  *   5:0 /dev/tty, 5:1 /dev/console, 4:64 /dev/ttyS0   the serial tty (tty.c)
  */
 #include "vfs.h"
@@ -95,6 +96,7 @@ static const struct chrdev chrdevs[] = {
 	{ 1, 7, &full_fops },
 	{ 1, 8, &random_fops },
 	{ 1, 9, &random_fops },
+	{ 1, 11, &kmsg_fops },
 	{ 4, 64, &tty_fops },
 	{ 5, 0, &tty_fops },
 	{ 5, 1, &tty_fops },

@@ -518,6 +518,7 @@ extern const struct file_operations def_chr_fops;
 void chrdev_init(void);
 void tty_init(void);
 extern const struct file_operations tty_fops;
+extern const struct file_operations kmsg_fops; /* /dev/kmsg: fs/kmsg.c */
 /* FIFOs (named pipes) on any filesystem: fs/pipe.c. */
 extern const struct file_operations pipefifo_fops;
 /* fcntl's F_GETPIPE_SZ and F_SETPIPE_SZ; -EBADF for a file that is no pipe. */

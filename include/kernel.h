@@ -64,6 +64,9 @@ typedef int pid_t;
 
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vprintk(const char *fmt, va_list ap);
+/* Log one message of this facility and level (kernel/printk.c); each of its
+ * lines becomes a record of the kernel log. */
+void printk_emit(int facility, int level, const char *text);
 #define pr_err(...) printk(KERN_ERR __VA_ARGS__)
 #define pr_warn(...) printk(KERN_WARNING __VA_ARGS__)
 #define pr_info(...) printk(KERN_INFO __VA_ARGS__)

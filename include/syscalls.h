@@ -89,7 +89,9 @@
 	/* kernel/time/itimer.c */                                              \
 	X(37, alarm) X(36, getitimer) X(38, setitimer)                         \
 	/* kernel/module/main.c */                                             \
-	X(175, init_module) X(313, finit_module) X(176, delete_module)
+	X(175, init_module) X(313, finit_module) X(176, delete_module)        \
+	/* kernel/log_buf.c */                                                 \
+	X(103, syslog)
 
 typedef long (*syscall_fn)(long, long, long, long, long, long);
 

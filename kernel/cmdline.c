@@ -16,6 +16,7 @@
 #include <cmdline.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <log_buf.h>
 #include <security.h>
 #include <string.h>
 #include <vm.h>
@@ -85,6 +86,13 @@ static void handle_word(char *word)
 	}
 	if (param_is(word, namelen, "quiet")) {
 		cmdline_quiet = true;
+		console_loglevel = 4; /* Linux's CONSOLE_LOGLEVEL_QUIET */
+		return;
+	}
+	if (param_is(word, namelen, "loglevel") && value && value[0] >= '0' && value[0] <= '9') {
+		console_loglevel = 0;
+		for (const char *p = value; *p >= '0' && *p <= '9' && console_loglevel < 100; p++)
+			console_loglevel = console_loglevel * 10 + (*p - '0');
 		return;
 	}
 	if (param_is(word, namelen, "strace")) {

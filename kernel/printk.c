@@ -4,10 +4,14 @@
  * Every console line starts with Linux's time stamp "[    1.234567] ", so a
  * reader (and the test harness) can tell kernel lines from user output.
  * Message levels follow Linux: a message starts with KERN_xxx ("\001" and a
- * digit); without one it is KERN_WARNING. "quiet" hides everything below
- * KERN_ERR's urgency, as Linux's loglevel=4.
+ * digit); without one it is KERN_WARNING. A message reaches the console
+ * if its level is below console_loglevel: 7 (all but KERN_DEBUG), 4 with
+ * "quiet" (only KERN_ERR and more urgent), or what syslog(2) or
+ * "loglevel=" set. Every message, shown or not, is kept in the kernel log
+ * (kernel/log_buf.c), which dmesg reads.
  */
 #include <kernel.h>
+#include <log_buf.h>
 #include <serial.h>
 #include <string.h>
 #include <timekeeping.h>
@@ -165,9 +169,9 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 static bool at_line_start = true;
 
 /* Write to the serial console, stamping each new line with the time. */
-static void console_emit(const char *s)
+static void console_emit(const char *s, size_t len)
 {
-	for (; *s; s++) {
+	for (; len--; s++) {
 		if (at_line_start) {
 			char stamp[32];
 			uint64_t ns = ktime_get_ns();
@@ -185,6 +189,27 @@ static void console_emit(const char *s)
 	}
 }
 
+/*
+ * One message: every line goes into the kernel log (kernel/log_buf.c), and
+ * to the console if its level is below console_loglevel. This is also how
+ * a line written to /dev/kmsg is logged.
+ */
+void printk_emit(int facility, int level, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+
+		log_store(facility, level, text, len);
+		if (level < console_loglevel) {
+			/* Each record is a line of its own on the console. */
+			console_emit(text, len);
+			console_emit("\n", 1);
+		}
+		text += nl ? len + 1 : len;
+	}
+}
+
 void vprintk(const char *fmt, va_list ap)
 {
 	char buf[512];
@@ -195,8 +220,7 @@ void vprintk(const char *fmt, va_list ap)
 		fmt += 2;
 	}
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (level < (cmdline_quiet ? 4 : 7))
-		console_emit(buf);
+	printk_emit(0, level, buf);
 }
 
 void printk(const char *fmt, ...)
@@ -218,7 +242,7 @@ void panic(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (!at_line_start)
-		console_emit("\n");
+		console_emit("\n", 1);
 	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", buf);
 	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
 	show_backtrace(rbp);

@@ -23,7 +23,8 @@ san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 kf="-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffreestanding
     -isystem $(gcc -print-file-name=include) -I$here/inc -I$repo/include $san"
 objs=()
-for f in "$repo"/fs/*.c "$repo"/fs/proc/*.c; do
+# kernel/log_buf.c: the kernel log behind /dev/kmsg (fs/kmsg.c).
+for f in "$repo"/fs/*.c "$repo"/fs/proc/*.c "$repo"/kernel/log_buf.c; do
 	b=$(basename "$f" .c)
 	case $b in exec | exec_* | binfmt_* | exports) continue ;; esac
 	b=$(basename "$(dirname "$f")")_$b

@@ -51,6 +51,7 @@ long strncpy_from_user(char *d, const char *s, long n) {
 }
 
 void printk(const char *fmt, ...) { va_list ap; va_start(ap, fmt); if (fmt[0] == 1) fmt += 2; printf("[k] "); vprintf(fmt, ap); va_end(ap); }
+void printk_emit(int facility, int level, const char *text) { printf("[k %d,%d] %s", facility, level, text); }
 void panic(const char *fmt, ...) { va_list ap; va_start(ap, fmt); printf("PANIC: "); vprintf(fmt, ap); va_end(ap); abort(); }
 void ktime_get_real(struct timespec *ts) { clock_gettime(0, ts); }
 
