@@ -56,7 +56,7 @@ MODULES_BUILTIN := kernel/fs/binfmt_elf.ko $(patsubst %.o,kernel/%.ko,$(filter f
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
 	-mno-sse -mno-sse2 -mno-mmx -mno-80387 -mgeneral-regs-only \
-	-fno-stack-protector -fno-omit-frame-pointer -fno-strict-aliasing \
+	-fstack-protector-strong -mstack-protector-guard=global -fno-omit-frame-pointer -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -Iinclude \
 	-MMD -MP -DUTS_RELEASE='"$(KERNELRELEASE)"' \

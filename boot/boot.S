@@ -143,6 +143,11 @@ higher_half:
 	xor	%ebp, %ebp		/* ends backtraces */
 	mov	%edi, %edi		/* zero-extend magic and info */
 	mov	%esi, %esi
+	push	%rdi
+	push	%rsi
+	call	boot_init_stack_canary	/* before any function that checks it */
+	pop	%rsi
+	pop	%rdi
 	call	kernel_main
 3:	cli
 	hlt
@@ -167,6 +172,9 @@ boot_pdpt_low:	.skip 4096
 boot_pdpt_direct: .skip 4096
 boot_pdpt_high:	.skip 4096
 boot_pd:	.skip 4 * 4096
-	.globl boot_stack_top
+	/* A page never mapped once the kernel has its own page tables: a boot
+	 * stack overflow faults there instead of overwriting boot_pd. */
+	.globl boot_stack_guard, boot_stack, boot_stack_top
+boot_stack_guard: .skip 4096
 boot_stack:	.skip 16384
 boot_stack_top:

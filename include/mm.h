@@ -50,3 +50,23 @@ size_t nr_total_pages(void);
 void *kmalloc(size_t size); /* NULL when out of memory */
 void *kzalloc(size_t size);
 void kfree(void *ptr); /* kfree(NULL) does nothing */
+
+/*
+ * The kernel's own mappings (mm/kernel_map.c): kernel_map_init rebuilds
+ * the kernel half with W^X rights; kernel_pte finds (or makes, if create)
+ * the 4 KiB entry of a kernel address outside the direct map.
+ */
+void kernel_map_init(void);
+uint64_t *kernel_pte(uint64_t va, bool create);
+extern uint64_t pte_nx; /* PTE_NX, or 0 on a CPU without NX */
+
+/*
+ * Kernel stacks (mm/kstack.c): KSTACK_SIZE bytes in KSTACK_AREA with an
+ * unmapped guard below, so that an overflow faults. NULL if no memory.
+ * kstack_guard_hit: is addr in a guard page? Then [*lo, *hi) is the stack
+ * it guards.
+ */
+#define KSTACK_AREA 0xffffc90000000000UL
+void *kstack_alloc(void);
+void kstack_free(void *stack);
+bool kstack_guard_hit(uint64_t addr, uint64_t *lo, uint64_t *hi);

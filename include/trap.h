@@ -24,6 +24,10 @@ struct trapframe {
 static inline bool trap_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
 
 void trap_init(void);          /* IDT, GDT, TSS */
+/* The stack double faults run on (TSS IST1): a kernel stack overflow
+ * arrives there (kernel/gdt.c). */
+#define DOUBLE_FAULT_STACK_SIZE 8192
+extern uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE];
 void tss_set_kernel_stack(uint64_t top);
 typedef void (*irq_handler_t)(struct trapframe *tf);
 void irq_register(int irq, irq_handler_t handler);

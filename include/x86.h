@@ -9,7 +9,33 @@
 #define USER_CS 0x33
 #define TSS_SEL 0x38
 
-#ifndef __ASSEMBLY__
+/* Control register and EFER bits the kernel sets (kernel/cpu_protect.c). */
+#define CR4_UMIP (1UL << 11)
+#define CR4_SMEP (1UL << 20)
+#define CR4_SMAP (1UL << 21)
+#define EFER_NX (1UL << 11)
+#define RFLAGS_AC (1UL << 18)
+
+#ifdef __ASSEMBLY__
+/*
+ * stac and clac open and close a window in which the kernel may touch user
+ * pages (SMAP): only the user-copy routines of mm/uaccess.S open it. Each
+ * use is recorded in .smap_sites, so that on a CPU without SMAP, where the
+ * two instructions do not exist, kernel/cpu_protect.c turns them into no-ops.
+ */
+.macro ASM_STAC
+661:	stac
+	.pushsection .smap_sites, "a"
+	.quad 661b
+	.popsection
+.endm
+.macro ASM_CLAC
+661:	clac
+	.pushsection .smap_sites, "a"
+	.quad 661b
+	.popsection
+.endm
+#else
 #include <kernel.h>
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
@@ -35,6 +61,17 @@ static inline uint64_t read_cr3(void)
 	return v;
 }
 static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory"); }
+static inline uint64_t read_cr4(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
+static inline void cpuid_count(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
+}
 static inline void invlpg(uint64_t va) { __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory"); }
 
 static inline uint64_t rdmsr(uint32_t msr)

@@ -56,6 +56,7 @@ isr_stubs:
 isr_common:
 	SAVE_REGS
 	cld
+	ASM_CLAC			/* user space may have set AC: SMAP stays on */
 	mov	%rsp, %rdi
 	call	trap_handler
 	/* fall through */

@@ -19,7 +19,7 @@ struct tss {
 } __packed;
 
 static struct tss tss;
-static uint8_t double_fault_stack[8192] __attribute__((aligned(16)));
+uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE] __attribute__((aligned(16)));
 
 /* Descriptors: access byte and flags nibble as the manuals lay them out. */
 #define SEG(access, flags) (((uint64_t)(flags) << 52) | ((uint64_t)(access) << 40) | 0x000f00000000ffffUL)

@@ -24,6 +24,8 @@
 void timer_init(void);
 void pic_init(void);
 void utsname_init(void);
+void smap_init(void);
+void cpu_protections_init(void);
 
 static void load_initramfs(void)
 {
@@ -50,6 +52,9 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	cpu_init();
 	page_alloc_init(&boot_info);
 	paging_init();
+	smap_init();            /* before the kernel's text becomes read-only */
+	kernel_map_init();
+	cpu_protections_init();
 	pic_init();
 	timer_init();
 	syscall_init();

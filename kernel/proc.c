@@ -63,7 +63,7 @@ struct task *alloc_task(void)
 
 	if (!t)
 		return NULL;
-	t->kstack = alloc_pages(KSTACK_PAGES);
+	t->kstack = kstack_alloc(); /* with a guard page below: mm/kstack.c */
 	if (!t->kstack) {
 		kfree(t);
 		return NULL;
@@ -101,7 +101,7 @@ void free_task(struct task *t)
 	exit_signal_state(t);
 	put_cred(t->real_cred);
 	put_cred(t->cred);
-	free_pages(t->kstack, KSTACK_PAGES);
+	kstack_free(t->kstack);
 	kfree(t);
 	nr_tasks--;
 }

@@ -4,11 +4,15 @@
  * A fault in user mode becomes a signal for the process (Linux's choice of
  * signal and its log line); a fault in kernel mode is a kernel bug, except
  * a page fault inside a user-copy routine, which becomes -EFAULT. An oops
- * prints the registers and a backtrace, then stops QEMU.
+ * says what happened in Linux's words, who was running (PID and Comm), the
+ * registers and a backtrace, then stops QEMU with status 3. A kernel stack
+ * overflow arrives as a double fault on a stack of its own and is named.
  */
+#include <cred.h>
 #include <errno.h>
 #include <kernel.h>
 #include <ksyms.h>
+#include <mm.h>
 #include <power.h>
 #include <sched.h>
 #include <trap.h>
@@ -17,6 +21,7 @@
 #include <x86.h>
 
 void gdt_init(void);
+bool cpu_smep_enabled(void);
 void irq_dispatch(struct trapframe *tf);
 
 struct idt_gate {
@@ -74,10 +79,42 @@ void trap_init(void)
 	__asm__ volatile("lidt %0" ::"m"(ptr));
 }
 
+/*
+ * The stack that holds address p: a task's kernel stack, the boot (idle)
+ * stack or the double-fault stack. A backtrace follows frame pointers only
+ * inside it, so that a corrupt frame cannot make the oops itself fault.
+ */
+static bool stack_bounds(uint64_t p, uint64_t *lo, uint64_t *hi)
+{
+	extern char boot_stack[], boot_stack_top[];
+	uint64_t ranges[3][2] = {
+		{ (uint64_t)boot_stack, (uint64_t)boot_stack_top },
+		{ (uint64_t)double_fault_stack, (uint64_t)double_fault_stack + DOUBLE_FAULT_STACK_SIZE },
+		{ 0, 0 },
+	};
+
+	if (current && current->kstack) {
+		ranges[2][0] = (uint64_t)current->kstack;
+		ranges[2][1] = ranges[2][0] + KSTACK_SIZE;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (p >= ranges[i][0] && p < ranges[i][1]) {
+			*lo = ranges[i][0];
+			*hi = ranges[i][1];
+			return true;
+		}
+	}
+	return false;
+}
+
 void show_backtrace(uint64_t rbp)
 {
+	uint64_t lo, hi;
+
 	printk(KERN_EMERG "Call Trace:\n");
-	for (int depth = 0; depth < 32 && rbp >= PHYS_MAP_BASE && !(rbp & 7); depth++) {
+	if (!stack_bounds(rbp, &lo, &hi))
+		return;
+	for (int depth = 0; depth < 32 && rbp >= lo && rbp + 16 <= hi && !(rbp & 7); depth++) {
 		uint64_t *frame = (uint64_t *)rbp;
 		uint64_t ret = frame[1], off;
 		const char *name = ksym_lookup(ret, &off);
@@ -85,6 +122,8 @@ void show_backtrace(uint64_t rbp)
 			printk(KERN_EMERG " [<%016lx>] %s+0x%lx\n", ret, name, off);
 		else
 			printk(KERN_EMERG " [<%016lx>] ?\n", ret);
+		if (frame[0] <= rbp)
+			break; /* frames go up the stack: anything else is corrupt */
 		rbp = frame[0];
 	}
 }
@@ -101,24 +140,80 @@ void show_regs(const struct trapframe *tf)
 	printk(KERN_EMERG "RBP: %016lx R08: %016lx R09: %016lx\n", tf->rbp, tf->r8, tf->r9);
 	printk(KERN_EMERG "R10: %016lx R11: %016lx R12: %016lx\n", tf->r10, tf->r11, tf->r12);
 	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n", tf->r13, tf->r14, tf->r15);
-	printk(KERN_EMERG "CR2: %016lx CR3: %016lx\n", read_cr2(), read_cr3());
+	printk(KERN_EMERG "CR2: %016lx CR3: %016lx CR4: %016lx\n", read_cr2(), read_cr3(), read_cr4());
+}
+
+/* Page-fault error code bits. */
+#define PF_PROT (1UL << 0)
+#define PF_WRITE (1UL << 1)
+#define PF_USER (1UL << 2)
+#define PF_RSVD (1UL << 3)
+#define PF_INSTR (1UL << 4)
+
+/* What a page fault in the kernel was, in Linux's words (show_fault_oops). */
+static void show_fault(const struct trapframe *tf, uint64_t cr2)
+{
+	uint64_t err = tf->error;
+	int uid = current ? (int)current_uid() : 0;
+
+	if (!(err & PF_USER) && (err & PF_INSTR) && (err & PF_PROT)) {
+		if (cr2 < TASK_SIZE && cpu_smep_enabled())
+			printk(KERN_CRIT "unable to execute userspace code (SMEP?) (uid: %d)\n", uid);
+		else if (cr2 >= TASK_SIZE)
+			printk(KERN_CRIT "kernel tried to execute NX-protected page - exploit attempt? (uid: %d)\n", uid);
+	}
+	if (cr2 < PAGE_SIZE)
+		printk(KERN_ALERT "BUG: kernel NULL pointer dereference, address: %016lx\n", cr2);
+	else
+		printk(KERN_ALERT "BUG: unable to handle page fault for address: %016lx\n", cr2);
+	printk(KERN_ALERT "#PF: %s %s in %s mode\n", (err & PF_USER) ? "user" : "supervisor",
+	       (err & PF_INSTR) ? "instruction fetch" : (err & PF_WRITE) ? "write access" : "read access",
+	       trap_from_user(tf) ? "user" : "kernel");
+	printk(KERN_ALERT "#PF: error_code(0x%04lx) - %s\n", err,
+	       !(err & PF_PROT) ? "not-present page" :
+	       (err & PF_RSVD) ? "reserved bit violation" : "permissions violation");
+}
+
+static int oops_count;
+
+/*
+ * Report a kernel bug and stop the machine: what happened (str, as Linux's
+ * die(): "Oops" for a page fault, else the exception's name), who was
+ * running, the registers, the call trace. QEMU then exits with status 3
+ * (machine_halt_with_error). A fault while reporting one stops at once.
+ */
+static void __noreturn die(const char *str, struct trapframe *tf)
+{
+	if (oops_count++) {
+		printk(KERN_EMERG "Fixing recursive fault but reboot is needed!\n");
+		machine_halt_with_error();
+	}
+	printk(KERN_EMERG "%s: %04lx [#%d] NOPTI\n", str, tf->error & 0xffff, oops_count);
+	if (current)
+		printk(KERN_EMERG "CPU: 0 PID: %d Comm: %s Not tainted\n", current->pid, current->comm);
+	show_regs(tf);
+	show_backtrace(tf->rbp);
+	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
+	machine_halt_with_error();
 }
 
 /* A fault the kernel caused itself: report it and stop. */
 static void __noreturn kernel_oops(struct trapframe *tf, uint64_t cr2)
 {
-	const char *what = tf->vector < 32 ? exception_names[tf->vector] : "unexpected interrupt";
+	uint64_t lo, hi;
 
-	if (tf->vector == VEC_PAGE_FAULT)
-		printk(KERN_EMERG "BUG: unable to handle page fault for address: %016lx\n", cr2);
-	printk(KERN_EMERG "Oops: %s, error code 0x%lx, vector %lu%s\n", what ? what : "exception",
-	       tf->error, tf->vector, current ? "" : " (no task)");
-	if (current)
-		printk(KERN_EMERG "Task: %s (pid %d)\n", current->comm, current->pid);
-	show_regs(tf);
-	show_backtrace(tf->rbp);
-	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
-	machine_halt_with_error();
+	if (tf->vector == VEC_PAGE_FAULT) {
+		show_fault(tf, cr2);
+		die("Oops", tf);
+	}
+	if (tf->vector == VEC_DOUBLE_FAULT && kstack_guard_hit(cr2, &lo, &hi)) {
+		/* A kernel stack ran into its guard page (mm/kstack.c). */
+		printk(KERN_EMERG "BUG: task stack guard page was hit at %016lx (stack is %016lx..%016lx)\n",
+		       cr2, lo, hi - 1);
+		die("stack guard page", tf);
+	}
+	die(tf->vector < 32 && exception_names[tf->vector] ? exception_names[tf->vector]
+							    : "unexpected interrupt", tf);
 }
 
 /*
@@ -162,6 +257,15 @@ static void user_fault(struct trapframe *tf, uint64_t cr2)
 static void page_fault(struct trapframe *tf)
 {
 	uint64_t cr2 = read_cr2();
+
+	/*
+	 * The kernel may touch user memory only inside the user-copy routines
+	 * (SMAP enforces it when the CPU has it; this, always), and never
+	 * execute it (SMEP). Anything else is a kernel bug.
+	 */
+	if (!trap_from_user(tf) && cr2 < TASK_SIZE &&
+	    ((tf->error & PF_INSTR) || !uaccess_fixup(tf->rip)))
+		kernel_oops(tf, cr2);
 
 	if (cr2 < TASK_SIZE && current && current->mm) {
 		/* Interrupts may be re-enabled now that cr2 is read. */

@@ -11,10 +11,15 @@
  *    it resumes at uaccess_fault, which returns -EFAULT to the C caller.
  *  - That single exit works for all routines because none of them uses the
  *    stack: at any instruction, (%rsp) is still the caller's return address.
+ *  - SMAP: the kernel may touch user pages only between stac and clac
+ *    (ASM_STAC/ASM_CLAC, include/x86.h): each routine opens the window on
+ *    entry and closes it on every way out, the fault exit included. Any
+ *    other kernel access to user memory is an oops (kernel/traps.c).
  *  - System V ABI: arguments in rdi, rsi, rdx; result in rax; rcx, rdx,
  *    rsi, rdi, r8-r11 may be clobbered; the direction flag is clear.
  */
 #include <errno.h>
+#include <x86.h>
 
 	.text
 	.globl uaccess_begin, uaccess_end, uaccess_fault
@@ -28,6 +33,7 @@ uaccess_begin:
  * string instruction costs about the same whatever its size.
  */
 __uaccess_copy:
+	ASM_STAC
 	mov	%rdx, %rcx
 	shr	$3, %rcx
 	rep movsq			/* n / 8 quadwords from (rsi) to (rdi) */
@@ -35,13 +41,16 @@ __uaccess_copy:
 	and	$7, %rcx
 	rep movsb			/* and the last n % 8 bytes */
 	xor	%eax, %eax
+	ASM_CLAC
 	ret
 
 /* long __uaccess_clear(void *dst, size_t n): 0 or -EFAULT. */
 __uaccess_clear:
+	ASM_STAC
 	mov	%rsi, %rcx
 	xor	%eax, %eax
 	rep stosb			/* store al (0) into rcx bytes at (rdi) */
+	ASM_CLAC
 	ret
 
 /*
@@ -50,6 +59,7 @@ __uaccess_clear:
  * n if there was no NUL in n bytes, or -EFAULT.
  */
 __uaccess_strncpy:
+	ASM_STAC
 	xor	%eax, %eax		/* rax = index of the next byte */
 1:	cmp	%rdx, %rax
 	je	2f			/* n bytes and no NUL */
@@ -59,7 +69,8 @@ __uaccess_strncpy:
 	jz	2f			/* the NUL: rax is the length */
 	inc	%rax
 	jmp	1b
-2:	ret
+2:	ASM_CLAC
+	ret
 
 /*
  * long __uaccess_strnlen(const char *s, long n): the length of s before its
@@ -73,6 +84,7 @@ __uaccess_strncpy:
  * finished byte by byte.
  */
 __uaccess_strnlen:
+	ASM_STAC
 	xor	%eax, %eax
 1:	lea	(%rdi,%rax), %rcx	/* bytes up to an 8-byte boundary */
 	test	$7, %cl
@@ -103,10 +115,12 @@ __uaccess_strnlen:
 	je	2f
 	inc	%rax
 	jmp	5b
-2:	ret
+2:	ASM_CLAC
+	ret
 
 /* Where a faulting routine resumes (see uaccess_fixup). */
 uaccess_fault:
+	ASM_CLAC
 	mov	$-EFAULT, %rax
 	ret
 

@@ -38,6 +38,13 @@ EXPORT_SYMBOL(strrchr);
 EXPORT_SYMBOL(strlcpy);
 EXPORT_SYMBOL(strdup_k);
 
+/* The stack protector's canary and its alarm (kernel/stackprotector.c):
+ * modules are compiled with -fstack-protector-strong too. */
+extern uint64_t __stack_chk_guard;
+void __stack_chk_fail(void);
+EXPORT_SYMBOL(__stack_chk_guard);
+EXPORT_SYMBOL(__stack_chk_fail);
+
 /* Memory (mm/kmalloc.c, mm/page_alloc.c) */
 EXPORT_SYMBOL(kmalloc);
 EXPORT_SYMBOL(kzalloc);

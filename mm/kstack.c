@@ -1,0 +1,105 @@
+/*
+ * kstack.c - kernel stacks with a guard below each (Linux's
+ * CONFIG_VMAP_STACK).
+ *
+ * Design notes:
+ *  - A kernel stack is small (KSTACK_SIZE, 16 KiB) and nothing checks its
+ *    depth: a deep recursion in the kernel walks off its bottom. If the
+ *    stack were a run of pages of the direct map, it would then silently
+ *    overwrite whatever page lies below: another task's stack, a page
+ *    table, a file's data.
+ *  - So stacks live in an area of their own, KSTACK_AREA (mm/kernel_map.c
+ *    made its top-level entry), cut into slots of KSTACK_SLOT_PAGES pages.
+ *    The top KSTACK_PAGES of a slot map the stack's frames (any free
+ *    frames: they need not be contiguous); the pages below stay unmapped,
+ *    a guard. Running into it faults; the CPU cannot even push the fault's
+ *    frame on that stack, so the fault becomes a double fault, which runs
+ *    on a stack of its own (the TSS's IST1) and reports the overflow as a
+ *    clean oops (kernel/traps.c, kstack_guard_hit).
+ *  - Free slots are kept in a bitmap; a freed slot's pages are unmapped
+ *    and their TLB entries dropped before the slot is reused.
+ */
+#include <mm.h>
+#include <sched.h>
+#include <x86.h>
+
+#include "internal.h"
+
+#define KSTACK_SLOT_PAGES 8 /* the stack on top, a guard of 4 pages below */
+#define KSTACK_SLOT_SIZE (KSTACK_SLOT_PAGES * PAGE_SIZE)
+#define KSTACK_GUARD_SIZE (KSTACK_SLOT_SIZE - KSTACK_SIZE)
+#define KSTACK_SLOTS 32768 /* more than max_tasks with 4 GiB of RAM */
+
+static uint64_t slots_used[KSTACK_SLOTS / 64];
+
+extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
+
+static uint64_t slot_stack(uint64_t slot)
+{
+	return KSTACK_AREA + slot * KSTACK_SLOT_SIZE + KSTACK_GUARD_SIZE;
+}
+
+static void unmap_stack(uint64_t stack, int pages)
+{
+	for (int i = 0; i < pages; i++) {
+		uint64_t va = stack + i * PAGE_SIZE;
+		uint64_t *pte = kernel_pte(va, false);
+		free_page(phys_to_virt(*pte & PTE_ADDR));
+		*pte = 0;
+		invlpg(va);
+	}
+}
+
+void *kstack_alloc(void)
+{
+	uint64_t slot = KSTACK_SLOTS;
+
+	for (int w = 0; w < KSTACK_SLOTS / 64; w++) {
+		if (slots_used[w] != ~0UL) {
+			slot = w * 64 + __builtin_ctzl(~slots_used[w]);
+			break;
+		}
+	}
+	if (slot == KSTACK_SLOTS)
+		return NULL;
+	uint64_t stack = slot_stack(slot);
+	for (int i = 0; i < KSTACK_PAGES; i++) {
+		void *page = alloc_page();
+		uint64_t *pte = page ? kernel_pte(stack + i * PAGE_SIZE, true) : NULL;
+		if (!pte) {
+			if (page)
+				free_page(page);
+			unmap_stack(stack, i);
+			return NULL;
+		}
+		*pte = virt_to_phys(page) | PTE_P | PTE_W | pte_nx;
+	}
+	slots_used[slot / 64] |= 1UL << (slot % 64);
+	return (void *)stack;
+}
+
+void kstack_free(void *stack)
+{
+	uint64_t slot = ((uint64_t)stack - KSTACK_AREA) / KSTACK_SLOT_SIZE;
+
+	BUG_ON((uint64_t)stack != slot_stack(slot) || slot >= KSTACK_SLOTS);
+	unmap_stack((uint64_t)stack, KSTACK_PAGES);
+	slots_used[slot / 64] &= ~(1UL << (slot % 64));
+}
+
+bool kstack_guard_hit(uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	if (addr >= (uint64_t)boot_stack_guard && addr < (uint64_t)boot_stack) {
+		*lo = (uint64_t)boot_stack;
+		*hi = (uint64_t)boot_stack_top;
+		return true;
+	}
+	if (addr < KSTACK_AREA || addr >= KSTACK_AREA + (uint64_t)KSTACK_SLOTS * KSTACK_SLOT_SIZE)
+		return false;
+	uint64_t slot = (addr - KSTACK_AREA) / KSTACK_SLOT_SIZE;
+	if (addr >= slot_stack(slot))
+		return false; /* in the stack itself */
+	*lo = slot_stack(slot);
+	*hi = *lo + KSTACK_SIZE;
+	return true;
+}
