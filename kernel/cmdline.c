@@ -89,6 +89,12 @@ static void handle_word(char *word)
 		console_loglevel = 4; /* Linux's CONSOLE_LOGLEVEL_QUIET */
 		return;
 	}
+	if (param_is(word, namelen, "watchdog_thresh") && value) {
+		watchdog_thresh = 0;
+		for (const char *p = value; *p >= '0' && *p <= '9' && watchdog_thresh < 1000; p++)
+			watchdog_thresh = watchdog_thresh * 10 + (*p - '0');
+		return;
+	}
 	if (param_is(word, namelen, "loglevel") && value && value[0] >= '0' && value[0] <= '9') {
 		console_loglevel = 0;
 		for (const char *p = value; *p >= '0' && *p <= '9' && console_loglevel < 100; p++)

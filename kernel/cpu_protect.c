@@ -81,6 +81,13 @@ void cpu_protections_init(void)
 		printk(KERN_INFO "x86/cpu: UMIP not supported by this CPU\n");
 	}
 	write_cr4(cr4);
+
+	/* One line that says it all (Linux has none such). */
+	extern uint64_t pte_nx;
+	printk(KERN_INFO "Protections on:%s W^X, guard pages below kernel stacks,%s%s%s "
+	       "stack protector (strong, random canary)\n",
+	       pte_nx ? " NX," : "", has_smep ? " SMEP," : "", has_smap ? " SMAP," : "",
+	       has_umip ? " UMIP," : "");
 }
 
 bool cpu_smap_enabled(void) { return read_cr4() & CR4_SMAP; }

@@ -35,10 +35,14 @@ static const char *module_ksym_lookup(uint64_t addr, uint64_t *offset)
 	return buf;
 }
 
+extern char _text[], _etext[];
+
 const char *ksym_lookup(uint64_t addr, uint64_t *offset)
 {
 	if (addr >= MODULES_VADDR)
 		return module_ksym_lookup(addr, offset);
+	if (addr < (uint64_t)_text || addr >= (uint64_t)_etext)
+		return NULL; /* not code: the table has only functions */
 	if (!&ksyms_count || ksyms_count == 0 || addr < ksyms_table[0].addr)
 		return NULL;
 	uint64_t lo = 0, hi = ksyms_count - 1;

@@ -26,6 +26,7 @@ void pic_init(void);
 void utsname_init(void);
 void smap_init(void);
 void cpu_protections_init(void);
+void lkdtm_init(void);
 
 static void load_initramfs(void)
 {
@@ -67,6 +68,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	exec_init();
 	exec_domain_init();
 	vdso_init();
+	lkdtm_init();
 	load_initramfs();
 
 	printk(KERN_INFO "Run %s as init process\n", init_path);

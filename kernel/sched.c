@@ -31,6 +31,31 @@ void switch_context(uint64_t *save_ksp, uint64_t new_ksp);
 #define TIME_SLICE_TICKS 2
 static unsigned slice_left = TIME_SLICE_TICKS;
 
+/*
+ * The soft lockup watchdog (Linux's kernel/watchdog.c, as with
+ * softlockup_panic=1): a task that stays in the kernel for 2 *
+ * watchdog_thresh seconds without giving up the CPU is a kernel bug (an
+ * endless loop): panic, so that the machine stops with an error instead of
+ * hanging. The kernel is never preempted, so such a task would otherwise
+ * hold the CPU forever. watchdog_thresh=N on the command line; 0 turns the
+ * watchdog off.
+ */
+int watchdog_thresh = 10;
+static uint64_t kernel_ticks; /* ticks current has spent in the kernel in a row */
+
+static void softlockup_check(bool from_user)
+{
+	if (from_user || current == &idle_task) {
+		kernel_ticks = 0;
+		return;
+	}
+	if (!watchdog_thresh || ++kernel_ticks < 2UL * watchdog_thresh * HZ)
+		return;
+	printk(KERN_EMERG "watchdog: BUG: soft lockup - CPU#0 stuck for %lus! [%s:%d]\n",
+	       (unsigned long)(kernel_ticks / HZ), current->comm, current->pid);
+	panic("softlockup: hung tasks");
+}
+
 void sched_init(void)
 {
 	current = &idle_task;
@@ -59,6 +84,7 @@ void schedule(void)
 
 	need_resched = false;
 	slice_left = TIME_SLICE_TICKS;
+	kernel_ticks = 0;
 	if (next != prev) {
 		if (prev != &idle_task) {
 			fpu_save(&prev->fpu);
@@ -137,6 +163,7 @@ void sched_tick(bool from_user)
 			current->stime++;
 	}
 	itimer_tick(from_user);
+	softlockup_check(from_user);
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at)
 			t->state = TASK_RUNNABLE;

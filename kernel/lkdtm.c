@@ -1,0 +1,151 @@
+/*
+ * lkdtm.c - crash the kernel on purpose, to see that each protection
+ * works (Linux's Linux Kernel Dump Test Module, with its names).
+ *
+ * Writing a name to /proc/provoke-crash (root only; Linux has the same
+ * file in debugfs, /sys/kernel/debug/provoke-crash/DIRECT) makes the
+ * kernel do the forbidden thing at once, in the writer's system call. The
+ * protection must catch it: an oops or a panic that names the culprit,
+ * and QEMU stops with status 3 (tests/cases/lkdtm_*).
+ *
+ *   PANIC             panic()
+ *   BUG               BUG_ON(true)
+ *   EXCEPTION         write through a NULL pointer (page 0 is never mapped)
+ *   EXEC_DATA         run code in .data            (NX)
+ *   EXEC_STACK        run code on the kernel stack (NX)
+ *   EXEC_KMALLOC      run code in kmalloc memory   (NX)
+ *   EXEC_RODATA       run code in .rodata          (NX)
+ *   EXEC_USERSPACE    run code in a user page      (SMEP)
+ *   ACCESS_USERSPACE  read a user page outside uaccess (SMAP)
+ *   WRITE_RO          write to .rodata             (read-only)
+ *   WRITE_KERN        write over the kernel's code (read-only)
+ *   EXHAUST_STACK     recurse until the kernel stack overflows (guard page)
+ *   CORRUPT_STACK     overrun an array on the stack (stack protector)
+ *   SOFTLOCKUP        loop in the kernel forever   (soft lockup watchdog)
+ */
+#include <errno.h>
+#include <kernel.h>
+#include <mm.h>
+#include <proc_fs.h>
+#include <sched.h>
+#include <string.h>
+#include <vm.h>
+
+#define RET_INSN 0xc3
+
+typedef void (*func_t)(void);
+
+/* Code to run from the wrong places: a bare "ret". */
+static uint8_t data_area[16] = { RET_INSN };
+static const uint8_t rodata_area[16] = { RET_INSN };
+static const int rodata_value = 1;
+
+static void __attribute__((noinline)) execute_location(void *where)
+{
+	printk(KERN_INFO "lkdtm: attempting bad execution at %p\n", where);
+	((func_t)where)();
+	printk(KERN_ERR "FAIL: func returned\n");
+}
+
+/* A page of current's address space, filled with "ret"; 0 if none. */
+static uint64_t user_page(void)
+{
+	uint64_t addr = get_unmapped_area(current->mm, 0, PAGE_SIZE);
+	uint8_t code = RET_INSN;
+
+	if (!addr || vma_map(current->mm, addr, PAGE_SIZE, VM_READ | VM_WRITE | VM_EXEC) ||
+	    mm_write(current->mm, addr, &code, 1))
+		return 0;
+	return addr;
+}
+
+/* Deep enough to go through any stack: each frame holds 1 KiB. */
+static int __attribute__((noinline)) recurse(int depth)
+{
+	volatile char buf[1024];
+
+	buf[0] = (char)depth;
+	if (depth == 0)
+		return buf[0];
+	return recurse(depth - 1) + buf[0];
+}
+
+static void __attribute__((noinline)) corrupt_stack(void)
+{
+	volatile char buf[16];
+	volatile size_t n = 64; /* the compiler must not see the overrun */
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = 'x';
+	(void)buf[0];
+}
+
+static int write_provoke_crash(const char *buf, size_t count)
+{
+	char name[32];
+	size_t n = 0;
+
+	while (n < count && n < sizeof(name) - 1 && buf[n] != '\n')
+		name[n] = buf[n], n++;
+	name[n] = '\0';
+	printk(KERN_INFO "lkdtm: Performing direct entry %s\n", name);
+
+	if (!strcmp(name, "PANIC")) {
+		panic("dumptest");
+	} else if (!strcmp(name, "BUG")) {
+		BUG_ON(n > 0);
+	} else if (!strcmp(name, "EXCEPTION")) {
+		*(volatile int *)NULL = 0;
+	} else if (!strcmp(name, "EXEC_DATA")) {
+		execute_location(data_area);
+	} else if (!strcmp(name, "EXEC_STACK")) {
+		uint8_t stack_area[16] = { RET_INSN };
+		execute_location(stack_area);
+	} else if (!strcmp(name, "EXEC_KMALLOC")) {
+		uint8_t *p = kmalloc(16);
+		if (!p)
+			return -ENOMEM;
+		p[0] = RET_INSN;
+		execute_location(p);
+		kfree(p);
+	} else if (!strcmp(name, "EXEC_RODATA")) {
+		execute_location((void *)rodata_area);
+	} else if (!strcmp(name, "EXEC_USERSPACE")) {
+		uint64_t addr = user_page();
+		if (!addr)
+			return -ENOMEM;
+		execute_location((void *)addr);
+	} else if (!strcmp(name, "ACCESS_USERSPACE")) {
+		uint64_t addr = user_page();
+		if (!addr)
+			return -ENOMEM;
+		printk(KERN_INFO "lkdtm: attempting bad read at %lx\n", (unsigned long)addr);
+		if (*(volatile uint8_t *)addr != RET_INSN)
+			printk(KERN_ERR "FAIL: wrong byte read\n");
+	} else if (!strcmp(name, "WRITE_RO")) {
+		printk(KERN_INFO "lkdtm: attempting bad rodata write at %p\n", (void *)&rodata_value);
+		*(volatile int *)&rodata_value = 2;
+	} else if (!strcmp(name, "WRITE_KERN")) {
+		printk(KERN_INFO "lkdtm: attempting bad write over the code of %p\n", (void *)recurse);
+		*(volatile uint8_t *)recurse = RET_INSN;
+	} else if (!strcmp(name, "EXHAUST_STACK")) {
+		printk(KERN_INFO "lkdtm: Calling function with 1024 frame size to depth 64 ...\n");
+		recurse(64);
+	} else if (!strcmp(name, "CORRUPT_STACK")) {
+		printk(KERN_INFO "lkdtm: Corrupting stack containing char array ...\n");
+		corrupt_stack();
+	} else if (!strcmp(name, "SOFTLOCKUP")) {
+		for (;;)
+			__asm__ volatile("pause" ::: "memory");
+	} else {
+		printk(KERN_ERR "lkdtm: unknown crash type %s\n", name);
+		return -EINVAL;
+	}
+	printk(KERN_ERR "lkdtm: FAIL: %s did not crash the kernel\n", name);
+	return 0;
+}
+
+void lkdtm_init(void)
+{
+	proc_create("provoke-crash", 0200, NULL, write_provoke_crash);
+}
