@@ -13,6 +13,8 @@
 # MODULES=y builds the formats Linux lets be modules (binfmt_script,
 # binfmt_misc) as loadable modules instead of into the kernel; that build
 # lives in build/modules-y/ (make run MODULES=y boots it).
+# SANITIZE=ubsan builds a kernel that checks itself for undefined behaviour
+# (kernel/ubsan.c reports it); make test SANITIZE=ubsan runs the tests on it.
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -61,6 +63,17 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) -Iinclude \
 	-MMD -MP -DUTS_RELEASE='"$(KERNELRELEASE)"' \
 	$(foreach c,BINFMT_SCRIPT BINFMT_MISC,-DCONFIG_$(c)$(if $(filter m,$(CONFIG_$(c))),_MODULE))
+# Sanitizers: the compiler instruments every kernel file but the runtime
+# that reports what the instrumentation finds.
+SANITIZE ?=
+SAN_CFLAGS :=
+ifneq ($(filter ubsan,$(SANITIZE)),)
+# GCC's array-bounds warning misfires on the instrumented code (as Linux
+# notes); the sanitizer checks the bounds at run time instead.
+SAN_CFLAGS += -fsanitize=undefined -Wno-array-bounds
+endif
+SAN_RUNTIME := kernel/ubsan.c
+
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.
@@ -102,12 +115,19 @@ all: kernel modules userland initramfs
 
 kernel: $(B)/kernel
 
-$(B)/obj/%.o: %.c
+# A kernel built with other flags must be rebuilt whole: the objects
+# depend on this file, which changes when the flags do.
+FLAGS_STAMP := $(B)/obj/.cflags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(KCFLAGS) $(SAN_CFLAGS)' | cmp -s - $@ || echo '$(KCFLAGS) $(SAN_CFLAGS)' > $@
+
+$(B)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(KCFLAGS) -c $< -o $@
+	@$(CC) $(KCFLAGS) $(if $(filter $<,$(SAN_RUNTIME)),,$(SAN_CFLAGS)) -c $< -o $@
 
-$(B)/obj/%.o: %.S
+$(B)/obj/%.o: %.S $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
@@ -351,7 +371,7 @@ test: setup
 	$(MAKE) all
 	$(MAKE) all MODULES=y
 	$(MAKE) unit
-	tests/run.sh
+	SANITIZE="$(SANITIZE)" tests/run.sh
 
 # Host-side unit tests: mm/ and fs/ compiled as ordinary programs (fs/'s
 # compares its system calls with the real Linux ones on this machine).

@@ -22,6 +22,11 @@
  *   EXHAUST_STACK     recurse until the kernel stack overflows (guard page)
  *   CORRUPT_STACK     overrun an array on the stack (stack protector)
  *   SOFTLOCKUP        loop in the kernel forever   (soft lockup watchdog)
+ * and, for the sanitized kernel (make SANITIZE=ubsan), undefined behaviour
+ * that UBSAN reports, after which the kernel goes on:
+ *   OVERFLOW_SIGNED   INT_MAX + 1
+ *   ARRAY_BOUNDS      an index past the end of an array
+ *   SHIFT_OUT_OF_BOUNDS  1 << 64
  */
 #include <errno.h>
 #include <kernel.h>
@@ -39,6 +44,29 @@ typedef void (*func_t)(void);
 static uint8_t data_area[16] = { RET_INSN };
 static const uint8_t rodata_area[16] = { RET_INSN };
 static const int rodata_value = 1;
+
+static void __attribute__((no_sanitize_undefined)) null_write(void)
+{
+	*(volatile int *)NULL = 0;
+}
+
+/* Undefined behaviour, for UBSAN; the values come from volatiles so that
+ * the compiler cannot see it coming. */
+static void __attribute__((noinline)) ubsan_case(const char *name)
+{
+	volatile int v = 0x7fffffff, idx = 4, shift = 64;
+	volatile uint64_t one = 1;
+	int arr[4] = { 1, 2, 3, 4 };
+
+	if (!strcmp(name, "OVERFLOW_SIGNED")) {
+		v = v + 1;
+	} else if (!strcmp(name, "ARRAY_BOUNDS")) {
+		v = arr[idx];
+	} else {
+		one = one << shift;
+	}
+	printk(KERN_INFO "lkdtm: %s done: %d %lu\n", name, v, (unsigned long)one);
+}
 
 static void __attribute__((noinline)) execute_location(void *where)
 {
@@ -70,7 +98,8 @@ static int __attribute__((noinline)) recurse(int depth)
 	return recurse(depth - 1) + buf[0];
 }
 
-static void __attribute__((noinline)) corrupt_stack(void)
+/* Not reported by UBSAN: the stack protector must catch this. */
+static void __attribute__((noinline, no_sanitize_undefined)) corrupt_stack(void)
 {
 	volatile char buf[16];
 	volatile size_t n = 64; /* the compiler must not see the overrun */
@@ -95,7 +124,7 @@ static int write_provoke_crash(const char *buf, size_t count)
 	} else if (!strcmp(name, "BUG")) {
 		BUG_ON(n > 0);
 	} else if (!strcmp(name, "EXCEPTION")) {
-		*(volatile int *)NULL = 0;
+		null_write();
 	} else if (!strcmp(name, "EXEC_DATA")) {
 		execute_location(data_area);
 	} else if (!strcmp(name, "EXEC_STACK")) {
@@ -134,6 +163,10 @@ static int write_provoke_crash(const char *buf, size_t count)
 	} else if (!strcmp(name, "CORRUPT_STACK")) {
 		printk(KERN_INFO "lkdtm: Corrupting stack containing char array ...\n");
 		corrupt_stack();
+	} else if (!strcmp(name, "OVERFLOW_SIGNED") || !strcmp(name, "ARRAY_BOUNDS") ||
+		   !strcmp(name, "SHIFT_OUT_OF_BOUNDS")) {
+		ubsan_case(name);
+		return 0; /* UBSAN reports it, if the kernel was built with it */
 	} else if (!strcmp(name, "SOFTLOCKUP")) {
 		for (;;)
 			__asm__ volatile("pause" ::: "memory");

@@ -30,6 +30,8 @@
 #   NAME.rootfs    optional: the word "debian": boot the initramfs with
 #                  Debian's bash, coreutils and python3 (the initramfs's
 #                  name with -debian before .cpio; make builds it)
+#   NAME.sanitize  optional: the sanitizer (ubsan) the kernel must be built
+#                  with (make SANITIZE=...); else the test is skipped
 # Every expected file is what Linux printed (scripts/oracle.sh --update).
 #
 # Tests that do not pass on our kernel yet wait in tests/pending/ (same
@@ -41,7 +43,11 @@
 # failed" (", N skipped" added when some were). Logs are kept in
 # build/test-logs/NAME.log (raw), NAME.out (normalised), NAME.stderr (QEMU).
 #
+# A kernel sanitizer's report ("UBSAN: ...") fails a test unless its
+# .kgrep expects it.
+#
 # Environment: ACCEL=tcg|kvm (default tcg), JOBS (default nproc),
+# SANITIZE (the sanitizers the kernel was built with, as make's),
 # KERNEL (default build/kernel), INITRD (default build/initramfs.cpio),
 # LOG_DIR, ORACLE=1 (the kernel is Linux: skip .nolinux tests, ignore
 # .kgrep and .status), UPDATE=1 (with ORACLE=1: write NAME.expected),
@@ -149,6 +155,13 @@ run_one() {
 		done < "$base.kgrep"
 	fi
 
+	# A sanitizer's report (make SANITIZE=ubsan) is a kernel bug: it fails
+	# every test but those that provoke one on purpose (their .kgrep says so).
+	if [ "$ORACLE" != 1 ] && ! grep -qsE 'UBSAN|KASAN' "$base.kgrep" &&
+		grep -aqE '(UBSAN|KASAN): ' "$log.log"; then
+		fails+=("sanitizer report: $(grep -aE -m1 '(UBSAN|KASAN): ' "$log.log" | tr -d '\r')")
+	fi
+
 	{
 		if [ ${#fails[@]} = 0 ]; then
 			echo "PASS $name"
@@ -234,6 +247,9 @@ for n in "${names[@]}"; do
 	lack=$(missing "$n")
 	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
 		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
+	elif [ -f "$CASES/$n.sanitize" ] && ! grep -qw -- "$(words "$CASES/$n.sanitize")" <<< "${SANITIZE:-}"; then
+		echo "SKIP $n (needs a kernel built with SANITIZE=$(words "$CASES/$n.sanitize"))"
+		skipped=$((skipped + 1))
 	elif [ -n "$lack" ]; then
 		echo "SKIP $n ($lack)"
 		skipped=$((skipped + 1))
