@@ -8,6 +8,8 @@
 #   make bench      print speed and memory figures
 #   make oracle     check the expected outputs against Debian's Linux kernel
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
+#   make fuzz       the host fuzzers of the kernel's parsers, FUZZ_RUNS
+#                   iterations each (tests/fuzz/)
 #
 # CROSS=x86_64-elf- selects a cross toolchain; the default is the host's.
 # MODULES=y builds the formats Linux lets be modules (binfmt_script,
@@ -110,7 +112,7 @@ QEMU_MACHINE += -cpu host
 endif
 QEMU_FLAGS := $(QEMU_MACHINE) $(CONSOLE)
 
-.PHONY: all kernel modules userland initramfs iso run run-kernel test unit bench oracle gdb setup clean
+.PHONY: all kernel modules userland initramfs iso run run-kernel test unit bench oracle gdb setup clean fuzz
 all: kernel modules userland initramfs
 
 kernel: $(B)/kernel
@@ -381,6 +383,12 @@ unit:
 
 bench: all
 	tests/bench.sh
+
+# libFuzzer + ASan + UBSan builds of the parsers (Debian's clang).
+FUZZ_RUNS ?= 100000
+fuzz:
+	scripts/setup.sh fuzz
+	tests/fuzz/run.sh $(FUZZ_RUNS)
 
 oracle: all
 	scripts/oracle.sh

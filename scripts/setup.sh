@@ -3,10 +3,12 @@
 # testing need (make setup; .ci/run). Does nothing when all are installed,
 # so it is cheap to run before every make test. Needs root (or sudo) only
 # when something is missing; never asks a question.
+#   scripts/setup.sh fuzz   also what make fuzz needs: clang and libFuzzer
 set -euo pipefail
 
 packages=(qemu-system-x86 grub-pc-bin grub-common xorriso mtools musl-tools
 	cpio gcc libc6-dev make binutils xz-utils)
+[ "${1:-}" = fuzz ] && packages+=(clang libclang-rt-dev)
 
 missing=()
 for p in "${packages[@]}"; do
