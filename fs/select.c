@@ -45,7 +45,9 @@ void poll_wakeup(void *chan)
 
 #define NSEC_PER_SEC 1000000000LL
 #define NSEC_PER_TICK (NSEC_PER_SEC / HZ)
-#define MAX_TIMEOUT_SEC (1LL << 40) /* longer than this: forever */
+/* Longer than this (146 years) is forever, as Linux's timespec64_add_safe
+ * saturates; shorter, the timeout in nanoseconds fits in 63 bits. */
+#define MAX_TIMEOUT_SEC (INT64_MAX / NSEC_PER_SEC / 2)
 
 struct poll_timeout {
 	bool forever;           /* no timeout: wait until ready or a signal */
@@ -209,9 +211,13 @@ static long do_sys_poll(struct pollfd __user *ufds, unsigned int nfds, struct po
 	}
 	ret = do_poll_loop(poll_scan, &list, to);
 	/* Only revents go back, as Linux writes them. */
-	for (unsigned int i = 0; ret >= 0 && i < nfds; i++)
-		if (copy_to_user(&ufds[i].revents, &list.fds[i].revents, sizeof(short)))
+	for (unsigned int i = 0; ret >= 0 && i < nfds; i++) {
+		/* The array need not be aligned: no member access through it. */
+		char __user *revents = (char __user *)ufds + i * sizeof(struct pollfd) +
+				       offsetof(struct pollfd, revents);
+		if (copy_to_user(revents, &list.fds[i].revents, sizeof(short)))
 			ret = -EFAULT;
+	}
 	kfree(list.fds);
 	return ret;
 }
@@ -355,7 +361,10 @@ long sys_select(int n, uint64_t __user *inp, uint64_t __user *outp, uint64_t __u
 			return -EFAULT;
 		if (tv.tv_sec < 0 || tv.tv_usec < 0)
 			return -EINVAL;
-		/* Linux folds whole seconds out of tv_usec rather than refusing. */
+		/* Linux folds whole seconds out of tv_usec rather than refusing;
+		 * seconds that then overflow wrap negative there: EINVAL. */
+		if (tv.tv_usec / 1000000 > INT64_MAX - tv.tv_sec)
+			return -EINVAL;
 		set_timeout(&to, tv.tv_sec + tv.tv_usec / 1000000, tv.tv_usec % 1000000 * 1000);
 	}
 	ret = core_sys_select(n, inp, outp, exp, &to);
