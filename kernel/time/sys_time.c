@@ -94,6 +94,20 @@ static int get_timespec(struct timespec *ts, const struct timespec __user *uts)
 	return 0;
 }
 
+/*
+ * base + sec seconds + nsec, saturated at KTIME_MAX as Linux's
+ * ktime_add_safe: a sleep that long does not end by itself (it used to
+ * wrap around and end at once). sec >= 0, 0 <= nsec < 10^9.
+ */
+#define NSEC_PER_SEC 1000000000LL
+#define KTIME_MAX INT64_MAX
+static uint64_t deadline_after(uint64_t base, int64_t sec, int64_t nsec)
+{
+	if (base > KTIME_MAX || sec > (KTIME_MAX - (int64_t)base - nsec) / NSEC_PER_SEC)
+		return KTIME_MAX;
+	return base + (uint64_t)sec * NSEC_PER_SEC + nsec;
+}
+
 static int put_left(uint64_t left_ns, struct timespec __user *rem)
 {
 	struct timespec r = { left_ns / 1000000000, left_ns % 1000000000 };
@@ -131,7 +145,7 @@ long sys_nanosleep(const struct timespec __user *req, struct timespec __user *re
 
 	if (err)
 		return err;
-	return do_nanosleep(ktime_get_ns() + ts.tv_sec * 1000000000ULL + ts.tv_nsec, rem);
+	return do_nanosleep(deadline_after(ktime_get_ns(), ts.tv_sec, ts.tv_nsec), rem);
 }
 
 #define TIMER_ABSTIME 1
@@ -154,14 +168,20 @@ long sys_clock_nanosleep(int clock, int flags, const struct timespec __user *req
 		return err;
 	deadline = ktime_get_ns();
 	if (!(flags & TIMER_ABSTIME))
-		return do_nanosleep(deadline + ts.tv_sec * 1000000000ULL + ts.tv_nsec, rem);
-	/* An absolute time on the given clock, as a monotonic deadline. */
+		return do_nanosleep(deadline_after(deadline, ts.tv_sec, ts.tv_nsec), rem);
+	/* An absolute time on the given clock, as a monotonic deadline (now,
+	 * if it has passed). Seconds first: their product may not fit. */
 	if (clock == CLOCK_REALTIME)
 		ktime_get_real(&now);
 	else
 		ktime_get_monotonic(&now);
-	int64_t delta = (ts.tv_sec - now.tv_sec) * 1000000000LL + (ts.tv_nsec - now.tv_nsec);
-	deadline += delta > 0 ? (uint64_t)delta : 0;
+	int64_t sec = ts.tv_sec - now.tv_sec, nsec = ts.tv_nsec - now.tv_nsec;
+	if (nsec < 0) {
+		sec--;
+		nsec += NSEC_PER_SEC;
+	}
+	if (sec >= 0)
+		deadline = deadline_after(deadline, sec, nsec);
 	/* Restarting an absolute sleep is the same call again; there is no
 	 * time left to report. */
 	return sleep_until_ns(deadline, &left) ? -ERESTARTNOHAND : 0;
