@@ -2,7 +2,8 @@
  * sleep_edges - nanosleep and clock_nanosleep for times too long to count
  * in 64-bit nanoseconds (sysfuzz found them: the deadline wrapped around
  * and the sleep ended at once; Linux saturates it and sleeps until a
- * signal), absolute times long past, and malformed times.
+ * signal), absolute times long past, and malformed times; an interval
+ * timer that long (it fired at once).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,5 +68,12 @@ int main(void)
 	report("nanosleep 10^9 ns", syscall(SYS_nanosleep, &bad_ns, NULL));
 	report("clock_nanosleep 10^9 ns",
 	       syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &bad_ns, NULL));
+
+	/* A timer for INT64_MAX seconds never fires; what is left is huge. */
+	struct itimerval forever = { { 0, 0 }, { INT64_MAX, 999999 } }, left;
+	report("setitimer INT64_MAX s", setitimer(ITIMER_REAL, &forever, NULL));
+	report("nanosleep 0.3 s", syscall(SYS_nanosleep, &(struct timespec){ 0, 300000000 }, NULL));
+	getitimer(ITIMER_REAL, &left);
+	printf("time left more than 9 * 10^9 s: %s\n", left.it_value.tv_sec > 9000000000LL ? "yes" : "no");
 	return 0;
 }

@@ -27,9 +27,16 @@ struct itimerval {
 
 #define USEC_PER_TICK (1000000 / HZ)
 
+/* The longest timer: Linux's KTIME_MAX nanoseconds (292 years). Longer
+ * ones are cut to it, as Linux's ktime_set does, instead of wrapping
+ * around to a timer that fires at once. */
+#define MAX_TICKS (INT64_MAX / (1000000000 / HZ))
+
 /* A time in ticks, rounded up: a timer never fires early. */
 static uint64_t timeval_to_ticks(const struct timeval *tv)
 {
+	if ((uint64_t)tv->tv_sec >= MAX_TICKS / HZ)
+		return MAX_TICKS;
 	return (uint64_t)tv->tv_sec * HZ + ((uint64_t)tv->tv_usec + USEC_PER_TICK - 1) / USEC_PER_TICK;
 }
 
