@@ -30,6 +30,8 @@
 #   NAME.rootfs    optional: the word "debian": boot the initramfs with
 #                  Debian's bash, coreutils and python3 (the initramfs's
 #                  name with -debian before .cpio; make builds it)
+#   NAME.timeout   optional: seconds the boot may take, if more than
+#                  TIMEOUT (a long run such as a fuzzer's)
 #   NAME.sanitize  optional: the sanitizer (ubsan) the kernel must be built
 #                  with (make SANITIZE=...); else the test is skipped
 # Every expected file is what Linux printed (scripts/oracle.sh --update).
@@ -97,7 +99,9 @@ run_one() {
 	[ -f "$base.append" ] && append=$(words "$base.append")
 	[ -n "${APPEND_EXTRA:-}" ] && append+=" $APPEND_EXTRA"
 	args=$(words "$base.args")
-	local qemu=(timeout "$TIMEOUT" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
+	local timeout=$TIMEOUT
+	[ -f "$base.timeout" ] && timeout=$(words "$base.timeout")
+	local qemu=(timeout "$timeout" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
 		-m 256M -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
 		-serial stdio -display none -no-reboot
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04)
@@ -129,7 +133,7 @@ run_one() {
 	if [ ${#fails[@]} != 0 ]; then
 		: # QEMU was stopped by type-input.sh
 	elif [ "$status" = 124 ]; then
-		fails+=("timeout after ${TIMEOUT} s")
+		fails+=("timeout after ${timeout} s")
 	elif [ "$status" != "$want" ]; then
 		fails+=("QEMU exit status $status, expected $want")
 	fi
