@@ -70,3 +70,11 @@ extern uint64_t pte_nx; /* PTE_NX, or 0 on a CPU without NX */
 void *kstack_alloc(void);
 void kstack_free(void *stack);
 bool kstack_guard_hit(uint64_t addr, uint64_t *lo, uint64_t *hi);
+
+/*
+ * The OOM killer (mm/oom_kill.c): memory ran out. Kill the process holding
+ * the most (never pid 1), unless the last one killed is still on its way
+ * out; the caller then lets it run and tries again. false: there is no one
+ * to kill.
+ */
+bool out_of_memory(void);

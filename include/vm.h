@@ -221,6 +221,17 @@ uint64_t randomize_page(uint64_t start, uint64_t range);
 uint64_t arch_randomize_brk(struct mm *mm);    /* brk + up to 1 GiB */
 
 /*
+ * What an address space holds, in pages (mm/vm.c): total (the areas'
+ * size), rss (pages present; file_rss of them in file-backed areas), data
+ * (writable areas but the stack), stack, pt_pages (page tables below the
+ * top one). For /proc/PID/status and stat, and the OOM killer.
+ */
+struct mm_counts {
+	uint64_t total, rss, file_rss, data, stack, pt_pages;
+};
+void mm_count(struct mm *mm, struct mm_counts *c);
+
+/*
  * Called by the page-fault handler for an address below TASK_SIZE, for a
  * fault in user mode or in the kernel's user-copy routines. err is the
  * CPU's error code. Returns 0 if a page was supplied (demand paging) or

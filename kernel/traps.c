@@ -273,10 +273,19 @@ static void page_fault(struct trapframe *tf)
 		if (err == 0)
 			return;
 		if (err == -ENOMEM) {
-			/* No page to give: the process dies, as Linux's OOM killer
-			 * would choose it. A user-copy routine still returns -EFAULT. */
-			printk(KERN_ERR "Out of memory: killed process %d (%s)\n", current->pid, current->comm);
-			send_sig(SIGKILL, current);
+			/*
+			 * No page to give: the OOM killer kills the largest
+			 * process (mm/oom_kill.c). If that is not us, let it run
+			 * and die, then retry the access. If it is us, we die on
+			 * the way back to user mode; a user-copy routine returns
+			 * -EFAULT meanwhile.
+			 */
+			if (!out_of_memory())
+				panic("Out of memory and no killable processes...");
+			if (!fatal_signal_pending(current)) {
+				schedule();
+				return;
+			}
 			if (trap_from_user(tf))
 				return;
 		} else if (err == -EIO && trap_from_user(tf)) {

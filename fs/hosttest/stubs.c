@@ -10,6 +10,7 @@
 #include <string.h>
 #include <syscalls.h>
 #include <fs.h>
+#include <vm.h>
 
 extern void *malloc(size_t); extern void free(void *); extern void *calloc(size_t, size_t);
 extern void *aligned_alloc(size_t, size_t);
@@ -73,6 +74,7 @@ struct task *first_task(void) { return current; }
 struct task *find_task(pid_t pid) { return current && current->pid == pid ? current : NULL; }
 struct inode; void unmap_mapping_range(struct inode *inode, uint64_t from) { (void)inode, (void)from; }
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len) { (void)mm, (void)va, (void)dst, (void)len; return -EFAULT; }
+void mm_count(struct mm *mm, struct mm_counts *c) { (void)mm; memset(c, 0, sizeof(*c)); }
 size_t nr_total_pages(void) { return 65536; }
 size_t nr_free_pages(void) { return 32768; }
 void ktime_get_monotonic(struct timespec *ts) { ts->tv_sec = 12; ts->tv_nsec = 340000000; }

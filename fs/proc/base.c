@@ -200,61 +200,6 @@ static const char *task_state_name(struct task *t)
 	}
 }
 
-/* Memory figures of an address space, in pages, from its areas and its
- * page tables (which pages are present: the resident set). */
-struct mm_counts {
-	uint64_t total, rss, data, stack, pt_pages;
-};
-
-static void count_present(const uint64_t *table, int level, uint64_t base,
-			  uint64_t start, uint64_t end, struct mm_counts *c)
-{
-	int shift = 12 + 9 * level;
-
-	for (int i = 0; i < 512; i++) {
-		uint64_t lo = base + ((uint64_t)i << shift), hi = lo + (1ULL << shift);
-		uint64_t e = table[i];
-
-		if (hi <= start || lo >= end || !(e & PTE_P))
-			continue;
-		if (level == 0 || (e & PTE_PS)) {
-			c->rss += (MIN(hi, end) - MAX(lo, start)) >> PAGE_SHIFT;
-			continue;
-		}
-		count_present(phys_to_virt(e & PTE_ADDR), level - 1, lo, start, end, c);
-	}
-}
-
-/* Page-table pages below the top one (Linux's VmPTE counts those). */
-static uint64_t count_tables(const uint64_t *table, int level, int limit)
-{
-	uint64_t n = 0;
-
-	for (int i = 0; i < limit; i++) {
-		uint64_t e = table[i];
-		if (!(e & PTE_P) || (e & PTE_PS) || level == 1)
-			continue;
-		n += 1 + count_tables(phys_to_virt(e & PTE_ADDR), level - 1, 512);
-	}
-	return n;
-}
-
-static void mm_count(struct mm *mm, struct mm_counts *c)
-{
-	memset(c, 0, sizeof(*c));
-	for (struct vma *v = mm->vmas; v; v = v->next) {
-		uint64_t pages = (v->end - v->start) >> PAGE_SHIFT;
-		c->total += pages;
-		if (v->flags & VM_STACK)
-			c->stack += pages;
-		else if (v->flags & VM_WRITE)
-			c->data += pages;
-		count_present(mm->pml4, 3, 0, v->start, v->end, c);
-	}
-	/* The user half only: entries 0..255 of the top table. */
-	c->pt_pages = count_tables(mm->pml4, 4, 256);
-}
-
 static void render_sigset(struct seq_file *m, const char *name, uint64_t set)
 {
 	seq_printf(m, "%s:\t%016lx\n", name, (unsigned long)set);

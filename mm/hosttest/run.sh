@@ -26,10 +26,11 @@ cflags=(-std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -fsanitize=undefin
 # segv.c uses the host's <signal.h>, which a kernel header of the same name
 # would hide: it is compiled apart, without the copy of include/.
 gcc "${cflags[@]}" -c -o "$out/segv.o" "$here/segv.c"
-# Not the files about the kernel's own mappings: they need the real machine.
+# Not the kernel's own mappings (they need the real machine), nor the OOM
+# killer (it needs processes).
 srcs=()
 for f in "$repo"/mm/*.c; do
-	case $(basename "$f") in kernel_map.c | kstack.c) ;; *) srcs+=("$f") ;; esac
+	case $(basename "$f") in kernel_map.c | kstack.c | oom_kill.c) ;; *) srcs+=("$f") ;; esac
 done
 gcc "${cflags[@]}" -I"$out/inc" -o "$out/mmtest" "$here/test.c" "$out/segv.o" \
 	"${srcs[@]}" "$repo/mm/uaccess.S"
