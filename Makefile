@@ -103,7 +103,9 @@ USER_BINS += $(addprefix $(U)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 # such as ^C and ^Z go to the guest (signal=off), Ctrl-A X quits QEMU.
 CONSOLE := -chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
 	-mon chardev=con,mode=readline
-QEMU_MACHINE := -accel $(ACCEL) -m 256M -display none -no-reboot \
+# MEM=16M: the kernel and the busybox shell run in 16 MiB (test boot_16m).
+MEM ?= 256M
+QEMU_MACHINE := -accel $(ACCEL) -m $(MEM) -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 ifeq ($(ACCEL),tcg)
 QEMU_MACHINE += -cpu max,la57=off

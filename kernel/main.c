@@ -37,6 +37,9 @@ static void load_initramfs(void)
 	const struct boot_module *m = &boot_info.modules[0];
 	/* unpack_initramfs reports its own errors, as Linux does. */
 	unpack_initramfs(phys_to_virt(m->start), m->end - m->start);
+	/* Its files are copies now: the archive's pages are free memory. */
+	uint64_t freed = free_reserved_range(&boot_info, m->start, m->end);
+	printk(KERN_INFO "Freeing initrd memory: %luK\n", (unsigned long)(freed / 1024));
 }
 
 void kernel_main(uint32_t magic, uint64_t info_phys)

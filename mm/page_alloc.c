@@ -247,3 +247,22 @@ unsigned page_count(const void *page) { return page_refs[page_to_pfn(page)]; }
 
 size_t nr_free_pages(void) { return free_frames; }
 size_t nr_total_pages(void) { return total_frames; }
+
+uint64_t free_reserved_range(const struct boot_info *bi, uint64_t start, uint64_t end)
+{
+	uint64_t first = ALIGN_UP(start, PAGE_SIZE) / PAGE_SIZE;
+	uint64_t last = MIN(ALIGN_DOWN(end, PAGE_SIZE) / PAGE_SIZE, max_pfn);
+	uint64_t n = 0;
+
+	for (uint64_t pfn = MAX(first, min_pfn); pfn < last; pfn++) {
+		uint64_t pa = pfn * PAGE_SIZE;
+		bool ram = false;
+		for (int i = 0; i < bi->nr_regions && !ram; i++)
+			ram = pa >= bi->regions[i].base && pa + PAGE_SIZE <= bi->regions[i].base + bi->regions[i].len;
+		if (ram && frame_used(pfn) && page_refs[pfn] == 0) {
+			release_frame(pfn);
+			n++;
+		}
+	}
+	return n * PAGE_SIZE;
+}

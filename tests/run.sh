@@ -30,6 +30,9 @@
 #   NAME.rootfs    optional: the word "debian": boot the initramfs with
 #                  Debian's bash, coreutils and python3 (the initramfs's
 #                  name with -debian before .cpio; make builds it)
+#   NAME.mem       optional: the guest's memory (QEMU's -m), if not 256M
+#                  (Linux runs the test with 256M: its expected output is
+#                  what our kernel must print with less)
 #   NAME.timeout   optional: seconds the boot may take, if more than
 #                  TIMEOUT (a long run such as a fuzzer's)
 #   NAME.sanitize  optional: the sanitizer (ubsan) the kernel must be built
@@ -99,10 +102,11 @@ run_one() {
 	[ -f "$base.append" ] && append=$(words "$base.append")
 	[ -n "${APPEND_EXTRA:-}" ] && append+=" $APPEND_EXTRA"
 	args=$(words "$base.args")
-	local timeout=$TIMEOUT
+	local timeout=$TIMEOUT mem=256M
 	[ -f "$base.timeout" ] && timeout=$(words "$base.timeout")
+	[ "$ORACLE" != 1 ] && [ -f "$base.mem" ] && mem=$(words "$base.mem")
 	local qemu=(timeout "$timeout" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
-		-m 256M -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
+		-m "$mem" -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
 		-serial stdio -display none -no-reboot
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 	if [ -f "$base.input" ]; then
