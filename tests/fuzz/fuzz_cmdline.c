@@ -18,6 +18,8 @@ int console_loglevel = 7;
 int watchdog_thresh = 10;
 static bool trace_on;
 void exec_trace_set(bool on) { trace_on = on; }
+static const char *lsm_list;
+void security_set_lsm_list(const char *list) { lsm_list = list; }
 
 static void reset(void)
 {
@@ -31,6 +33,7 @@ static void reset(void)
 	for (int i = 0; i < MAX_INIT_ARGS + 2; i++)
 		init_argv[i] = NULL;
 	cmdline_quiet = cmdline_strace = trace_on = false;
+	lsm_list = NULL;
 	console_loglevel = 7;
 	watchdog_thresh = 10;
 }
@@ -65,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(init_envp[nr_envs] == NULL);
 	CHECK(console_loglevel >= 0 && console_loglevel < 1000);
+	if (lsm_list)
+		check_string(lsm_list);
 	CHECK(watchdog_thresh >= 0 && watchdog_thresh < 10000);
 	return 0;
 }

@@ -13,6 +13,7 @@
  */
 #include "../../fs/binfmt_elf.c"
 #include "host.h"
+#include <cred.h>
 
 static struct linux_binfmt *fmt;
 void register_binfmt(struct linux_binfmt *f) { fmt = f; }
@@ -21,6 +22,7 @@ static const uint8_t *file_data;
 static size_t file_size;
 static struct file *const the_file = (struct file *)0x2000;
 static struct task task;
+static struct cred cred = { .uid = 1000, .euid = 1000, .gid = 1000, .egid = 1000 };
 static struct mm mm;
 static struct trapframe tf;
 struct task *current = &task;
@@ -113,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	file_size = size;
 	memset(&mm, 0, sizeof(mm));
 	task.mm = &mm;
+	task.cred = task.real_cred = &cred;
 	task.tf = &tf;
 	nr_areas = 0;
 	started = false;

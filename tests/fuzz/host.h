@@ -9,6 +9,7 @@
 void *malloc(size_t n);
 void *calloc(size_t n, size_t m);
 void *realloc(void *p, size_t n);
+void *memchr(const void *s, int c, size_t n);
 void free(void *p);
 void abort(void) __attribute__((noreturn));
 int printf(const char *fmt, ...);

@@ -10,7 +10,7 @@ c=$here/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$c"
-mkdir -p "$c"/{cmdline,script,cpio,elf}
+mkdir -p "$c"/{cmdline,script,cpio,elf,binfmt_misc}
 
 # ---- kernel command lines ----
 n=0
@@ -26,6 +26,7 @@ mod.param=1 other.x=y panic=10 ro rw root=/dev/sda1 nokaslr
 A=1 B=2 C=3 D=4 E=5 F=6 G=7 H=8 I=9 J=10 K=11 L=12 M=13 N=14 O=15 P=16 Q=17 R=18 S=19 T=20 U=21 V=22 W=23 X=24 Y=25 Z=26 a=1 b=2 c=3 d=4 e=5 f=6 g=7
 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11 x12 x13 x14 x15 x16 x17 x18 x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 x30 x31 x32 x33
 init= rdinit "=" == "-- -- --" loglevel= loglevel=99999999999 watchdog_thresh=0
+lsm=execguard lsm= lsm=a,b,c init=/sbin/init quiet
 LINES
 
 # ---- "#!" lines ----
@@ -39,6 +40,21 @@ printf '#!/a/%0250d' 0 > "$c/script/long-name"
 printf '#!/i %0260d\n' 0 > "$c/script/long-arg"
 printf '#!/i a\0b\n' > "$c/script/nul"
 printf '\177ELF\2\1\1' > "$c/script/not-a-script"
+
+# ---- binfmt_misc registrations: 2 bytes of length, the registration,
+# then a file to match and, after a NUL, its name ----
+bm() { # NAME REGISTRATION FILE-AND-NAME
+	local n=${#2}
+	printf "\\x$(printf %02x $((n & 255)))\\x$(printf %02x $((n >> 8)))" > "$c/binfmt_misc/$1"
+	printf '%s' "$2" >> "$c/binfmt_misc/$1" # \xHH stay as text: binfmt_misc decodes them
+	printf "$3" >> "$c/binfmt_misc/$1"
+}
+bm qemu ':qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-aarch64-static:OCF' '\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\2\0\267\0'
+bm jar ':jar:E::jar::/usr/bin/java:' 'PK\0/tmp/app.jar'
+bm wine $':DOSWin:M::MZ::/usr/bin/wine:P\n' 'MZ\220\0'
+bm offset '|off|M|4|\x01\x02|\xff\x0f|/i|P' '\0\0\0\0\1\2\3'
+bm bad-flags ':x:M:255:ab::/i:PQ' ''
+bm hash-delim '#n#E##ext##/i#' '\0/a.ext'
 
 # ---- cpio archives ----
 r=$tmp/root

@@ -13,8 +13,7 @@
 #   script    the "#!" line                  fs/binfmt_script.c
 #   cpio      the initramfs unpacker         fs/initramfs.c
 #   elf       the ELF header and segments    fs/binfmt_elf.c
-#   (binfmt_misc registrations: not yet; fuzz_binfmt_misc.c goes here
-#    when fs/binfmt_misc.c is in this tree)
+#   binfmt_misc  registrations and matching fs/binfmt_misc.c
 #
 # Runs start from the seeds of corpus/NAME (make-seeds.sh made them) with
 # a fixed random seed, so a run is reproducible; the inputs libFuzzer
@@ -29,7 +28,7 @@ out=$repo/build/fuzz
 runs=${1:-100000}
 [ $# -gt 0 ] && shift
 names=("$@")
-[ ${#names[@]} = 0 ] && names=(cmdline script cpio elf)
+[ ${#names[@]} = 0 ] && names=(cmdline script cpio elf binfmt_misc)
 cc=${CLANG:-clang}
 command -v "$cc" > /dev/null || { echo "fuzz: no $cc (scripts/setup.sh fuzz installs it)" >&2; exit 1; }
 
@@ -43,7 +42,8 @@ failed=0
 for n in "${names[@]}"; do
 	[ -f "$here/fuzz_$n.c" ] || { echo "fuzz: no fuzzer $n" >&2; exit 2; }
 	echo "  CLANG   fuzz_$n"
-	"$cc" "${flags[@]}" -o "$out/fuzz_$n" "$here/fuzz_$n.c" "$here/host.c"
+	"$cc" "${flags[@]}" -o "$out/fuzz_$n" "$here/fuzz_$n.c" "$here/host.c"  \
+		"$here/unreached.c"
 	rm -rf "$out/corpus/$n"
 	mkdir -p "$out/corpus/$n"
 	log=$out/$n.log
