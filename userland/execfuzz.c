@@ -16,7 +16,10 @@
  *     another script, a directory, nothing, 300 characters), blanks, NULs,
  *     CRs, arguments, no newline, and chains of scripts up to and past the
  *     depth limit (ELOOP);
- *   - binfmt_misc registrations: not yet (see mutate_binfmt_misc).
+ *   - binfmt_misc registrations (if the kernel has binfmt_misc: mounted on
+ *     /proc/sys/fs/binfmt_misc), mutated from templates that match the
+ *     ELF file by magic or a name by extension, with every kind of
+ *     interpreter and flag, each removed after its exec.
  * A program that does run gets 200 ms before its process group is killed;
  * it runs as uid 1000 with RLIMIT_NPROC 16, so it cannot harm the test.
  * The same SEED gives the same files. At the end the scratch directory is
@@ -195,14 +198,71 @@ static size_t mutate_script(int depth)
 }
 
 /*
- * binfmt_misc registrations: fs/binfmt_misc.c is being written in another
- * branch. When it is in this tree, this is where a mutated registration
- * string (":name:type:offset:magic:mask:interpreter:flags") is written to
- * /proc/sys/fs/binfmt_misc/register before the exec, and the entry
- * removed (echo -1 > its file) after.
+ * A binfmt_misc registration (":name:type:offset:magic:mask:interpreter:
+ * flags"), mutated: magic that matches the mutated ELF file or not, an
+ * extension, offsets past the 256 bytes, bad escapes, every interpreter
+ * of the scripts' kind, the flags P, O, C, F and others. Written to
+ * /proc/sys/fs/binfmt_misc/register (root: the parent does it); whether it
+ * is taken (EINVAL, EEXIST, ENOENT for an F interpreter...) does not
+ * matter. Returns the name the exec should run.
  */
-static void mutate_binfmt_misc(void)
+#define BM_DIR "/proc/sys/fs/binfmt_misc"
+static int have_binfmt_misc;
+static unsigned bm_written, bm_taken;
+
+static const char *mutate_binfmt_misc(void)
 {
+	static const char *const magics[] = {
+		"\\x7fELF", "\\x7fELF\\x02\\x01", "#!", "\\x7f", "ELF", "\\x", "\\xzz",
+		"\\x7fELF\\x02\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x3e\\x00",
+	};
+	static const char *const interps[] = {
+		"/true", "/e", "/s1", "/hello", "/nonexistent", "/d", "", SCRATCH "/true", SCRATCH "/e",
+	};
+	static const char *const flags[] = { "", "P", "O", "C", "F", "POCF", "Q", "\n", "PP\n\n" };
+	static const char *const offsets[] = { "", "0", "1", "255", "256", "-1", "+3", "99999999999" };
+	char reg[512];
+	const char *run = "/e";
+	int n;
+
+	if (below(2)) {
+		n = snprintf(reg, sizeof(reg), ":fz%d:M:%s:%s:%s:%s:%s", (int)below(4),
+			     offsets[below(8)], magics[below(8)], below(3) ? "" : "\\xff\\x00",
+			     interps[below(9)], flags[below(9)]);
+	} else {
+		static const char *const exts[] = { "x", "sh", "", "a/b", "e" };
+		const char *ext = exts[below(5)];
+		n = snprintf(reg, sizeof(reg), ":fz%d:E::%s::%s:%s", (int)below(4), ext,
+			     interps[below(9)], flags[below(9)]);
+		static char name[32];
+		snprintf(name, sizeof(name), "/x.%s", ext);
+		run = name;
+		char path[64];
+		snprintf(path, sizeof(path), SCRATCH "%s", name);
+		if (!strchr(ext, '/'))
+			link(SCRATCH "/e", path);
+	}
+	if (below(8) == 0)
+		reg[below(n)] = rnd(); /* a stray byte */
+	int fd = open(BM_DIR "/register", O_WRONLY);
+	if (fd >= 0) {
+		bm_written++;
+		bm_taken += write(fd, reg, n) == n;
+		close(fd);
+	}
+	return run;
+}
+
+/* Remove every binfmt_misc entry (and turn it back on, if a write of 0
+ * to status turned it off). */
+static void clear_binfmt_misc(void)
+{
+	int fd = open(BM_DIR "/status", O_WRONLY);
+	if (fd >= 0) {
+		write(fd, "-1", 2);
+		write(fd, "1", 1);
+		close(fd);
+	}
 }
 
 static void write_file(const char *path, size_t size, mode_t mode)
@@ -356,7 +416,12 @@ static void run(uint64_t seed, long execs)
 			snprintf(name, sizeof(name), SCRATCH "/s%d", d);
 			write_file(name, mutate_script(d < depth ? d + 1 : 0), 0755);
 		}
-		mutate_binfmt_misc();
+		if (have_binfmt_misc && below(3) == 0) {
+			const char *run = mutate_binfmt_misc();
+			exec_one(below(2) ? run : "/s1");
+			clear_binfmt_misc();
+			continue;
+		}
 		exec_one("/s1");
 	}
 	kill(-1, SIGKILL); /* whatever a program left running (all uid 1000) */
@@ -391,13 +456,19 @@ int main(int argc, char *argv[])
 	setsid();
 	signal(SIGPIPE, SIG_IGN);
 	mkdir("/tmp", 01777);
+	mkdir("/proc", 0555);
+	mount("proc", "/proc", "proc", 0, NULL);
+	if (mount("binfmt_misc", BM_DIR, "binfmt_misc", 0, NULL) == 0 || errno == EBUSY)
+		have_binfmt_misc = access(BM_DIR "/register", F_OK) == 0;
 	load_seed(&seeds[0], "/true");
 	load_seed(&seeds[1], "/hello");
 
-	printf("execfuzz: seed %llu, %ld execs of mutated ELF files and #! scripts "
-	       "(as uid %d, in %s)\n", (unsigned long long)seed, execs, USER_UID, SCRATCH);
+	printf("execfuzz: seed %llu, %ld execs of mutated ELF files, #! scripts%s "
+	       "(as uid %d, in %s)\n", (unsigned long long)seed, execs,
+	       have_binfmt_misc ? " and binfmt_misc entries" : "", USER_UID, SCRATCH);
 	run(seed + 1000, 100); /* warm-up */
 	memset(outcomes, 0, sizeof(outcomes));
+	bm_written = bm_taken = 0;
 	long before = settled_free_kib();
 	run(seed, execs);
 	long after = settled_free_kib();
@@ -412,6 +483,7 @@ int main(int argc, char *argv[])
 			else
 				fprintf(stderr, "  ran and exited          %u\n", outcomes[i]);
 		}
+		fprintf(stderr, "execfuzz: %u binfmt_misc registrations, %u taken\n", bm_written, bm_taken);
 		fprintf(stderr, "execfuzz: free %ld KiB before, %ld after\n", before, after);
 	}
 	if (after == before)
