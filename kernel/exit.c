@@ -121,6 +121,11 @@ static void forget_original_parent(struct task *t)
 		if (c->parent != t || c->state == TASK_DEAD)
 			continue;
 		c->parent = reaper;
+		/* Its end is told with SIGCHLD from now on, whatever clone's
+		 * exit signal was: no one may slay init by exiting (Linux's
+		 * reparent_leader). */
+		if (thread_group_leader(c) && !same_thread_group(reaper, t))
+			c->exit_signal = SIGCHLD;
 		if (c->pdeath_signal && c->state != TASK_ZOMBIE)
 			group_send_sig(c->pdeath_signal, c);
 		/* A process that ended and waits to be reaped: the new parent
