@@ -301,8 +301,11 @@ static void free_links(struct unpacker *u)
 
 /* ---- the archive ------------------------------------------------------------------- */
 
-/* Walk the archive entry by entry. NULL when it ended well, else the reason. */
-static const char *unpack(struct unpacker *u, const char *buf, size_t len)
+/* Walk the archive entry by entry. NULL when it ended well, else the reason.
+ * Nothing of an entry is kept once it is made: release (if not NULL) then
+ * gets the part of the archive read so far. */
+static const char *unpack(struct unpacker *u, const char *buf, size_t len,
+			  void (*release)(const void *data, const void *upto))
 {
 	size_t off = 0;
 
@@ -343,16 +346,24 @@ static const char *unpack(struct unpacker *u, const char *buf, size_t len)
 		memcpy(path + 1, name, h.namesize);
 		do_entry(u, &h, path, buf + data_off);
 		kfree(path);
+		if (release)
+			release(buf, buf + MIN(off, len));
 	}
 }
 
 int unpack_initramfs(const void *data, size_t len)
 {
+	return unpack_initramfs_release(data, len, NULL);
+}
+
+int unpack_initramfs_release(const void *data, size_t len,
+			     void (*release)(const void *data, const void *upto))
+{
 	struct unpacker u = { NULL, NULL };
 	const char *err;
 
 	pr_info("Trying to unpack rootfs image as initramfs...\n");
-	err = unpack(&u, data, len);
+	err = unpack(&u, data, len, release);
 	free_links(&u);
 	while (u.dirs) {
 		struct dir_time *t = u.dirs;

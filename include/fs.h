@@ -79,6 +79,11 @@ struct fs_struct;
 void vfs_init(void);
 /* Unpack a cpio "newc" archive into the root filesystem. 0 or -errno. */
 int unpack_initramfs(const void *data, size_t len);
+/* The same, calling release(data, upto) each time the bytes before upto
+ * are no longer needed, so that the caller can free the archive's memory
+ * as it goes (the unpacked files take as much again). */
+int unpack_initramfs_release(const void *data, size_t len,
+			     void (*release)(const void *data, const void *upto));
 
 /*
  * Open a file by a kernel-space path (relative paths start at current's

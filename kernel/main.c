@@ -28,6 +28,13 @@ void smap_init(void);
 void cpu_protections_init(void);
 void lkdtm_init(void);
 
+static uint64_t initrd_freed;
+
+static void release_initrd(const void *data, const void *upto)
+{
+	initrd_freed += free_reserved_range(&boot_info, virt_to_phys(data), virt_to_phys(upto));
+}
+
 static void load_initramfs(void)
 {
 	if (boot_info.nr_modules == 0) {
@@ -35,11 +42,13 @@ static void load_initramfs(void)
 		return;
 	}
 	const struct boot_module *m = &boot_info.modules[0];
-	/* unpack_initramfs reports its own errors, as Linux does. */
-	unpack_initramfs(phys_to_virt(m->start), m->end - m->start);
-	/* Its files are copies now: the archive's pages are free memory. */
-	uint64_t freed = free_reserved_range(&boot_info, m->start, m->end);
-	printk(KERN_INFO "Freeing initrd memory: %luK\n", (unsigned long)(freed / 1024));
+	/* unpack_initramfs reports its own errors, as Linux does. The
+	 * archive's pages are freed as soon as their files are made (the
+	 * files are copies), so that the archive and its files need not both
+	 * fit in memory: how a 16 MiB machine unpacks an 8 MiB initramfs. */
+	unpack_initramfs_release(phys_to_virt(m->start), m->end - m->start, release_initrd);
+	initrd_freed += free_reserved_range(&boot_info, m->start, m->end);
+	printk(KERN_INFO "Freeing initrd memory: %luK\n", (unsigned long)(initrd_freed / 1024));
 }
 
 void kernel_main(uint32_t magic, uint64_t info_phys)

@@ -30,6 +30,8 @@
 #   NAME.rootfs    optional: the word "debian": boot the initramfs with
 #                  Debian's bash, coreutils and python3 (the initramfs's
 #                  name with -debian before .cpio; make builds it)
+#   NAME.initrd    optional: another archive than INITRD, e.g.
+#                  build/initramfs-small.cpio
 #   NAME.mem       optional: the guest's memory (QEMU's -m), if not 256M
 #                  (Linux runs the test with 256M: its expected output is
 #                  what our kernel must print with less)
@@ -97,6 +99,7 @@ run_one() {
 		[ "$ORACLE" = 1 ] || KERNEL=$dir/kernel
 	fi
 	[ -f "$base.rootfs" ] && INITRD=${INITRD%.cpio}-$(words "$base.rootfs").cpio
+	[ -f "$base.initrd" ] && INITRD=$(words "$base.initrd")
 
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
 	[ -f "$base.append" ] && append=$(words "$base.append")
@@ -221,6 +224,7 @@ missing() {
 	dir=$(build_dir "$1")
 	[ -n "$dir" ] && initrd=$dir/initramfs.cpio
 	[ -f "$CASES/$1.rootfs" ] && initrd=${initrd%.cpio}-$(words "$CASES/$1.rootfs").cpio
+	[ -f "$CASES/$1.initrd" ] && initrd=$(words "$CASES/$1.initrd")
 	if [ ! -f "$initrd" ]; then
 		echo "no $initrd: make $(words "$CASES/$1.build")"
 		return 0
