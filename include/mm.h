@@ -50,6 +50,10 @@ unsigned page_count(const void *page); /* the owners of an allocated page */
 size_t nr_free_pages(void);
 size_t nr_total_pages(void);
 
+/* Pages held by kmalloc (mm/kmalloc.c) and by user page tables
+ * (mm/pgtable.c, mm/vm.c): /proc/meminfo's Slab and PageTables. */
+extern size_t nr_slab_pages, nr_pgtable_pages;
+
 void *kmalloc(size_t size); /* NULL when out of memory */
 void *kzalloc(size_t size);
 void kfree(void *ptr); /* kfree(NULL) does nothing */

@@ -47,6 +47,7 @@ struct kpage {
 };
 
 static struct kpage *kpages; /* kpages[pfn] describes frame pfn */
+size_t nr_slab_pages;
 /* Per class: the slabs that have at least one free object. */
 static struct kpage *partial[NR_CLASSES];
 
@@ -107,6 +108,7 @@ static struct kpage *new_slab(int cls)
 	char *page = alloc_page();
 	if (!page)
 		return NULL;
+	nr_slab_pages++;
 	struct kpage *kp = kpage_of(page);
 	size_t size = class_size(cls);
 	kp->kind = KP_SLAB;
@@ -150,6 +152,7 @@ static void slab_free(struct kpage *kp, void *ptr)
 		kp->kind = KP_NONE;
 		kp->freelist = NULL;
 		free_page(kpage_addr(kp));
+		nr_slab_pages--;
 	}
 }
 
@@ -166,6 +169,7 @@ void *kmalloc(size_t size)
 	struct kpage *kp = kpage_of(run);
 	kp->kind = KP_LARGE;
 	kp->npages = n;
+	nr_slab_pages += n;
 	return run;
 }
 
@@ -191,6 +195,7 @@ void kfree(void *ptr)
 		BUG_ON((uint64_t)ptr % PAGE_SIZE);
 		kp->kind = KP_NONE;
 		free_pages(ptr, kp->npages);
+		nr_slab_pages -= kp->npages;
 		break;
 	default:
 		panic("kfree: %p was not allocated by kmalloc", ptr);

@@ -28,6 +28,8 @@
 #include "internal.h"
 
 #define ENTRIES 512
+
+size_t nr_pgtable_pages; /* user page tables, top levels included */
 #define USER_END (1UL << 47) /* the user half: PML4 entries 0..255 */
 #define TABLE_FLAGS (PTE_P | PTE_W | PTE_U)
 
@@ -61,6 +63,7 @@ uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create)
 			void *t = alloc_page(); /* zeroed: no entries */
 			if (!t)
 				return NULL;
+			nr_pgtable_pages++;
 			*e = virt_to_phys(t) | TABLE_FLAGS;
 		}
 		table = next_table(*e);
@@ -104,6 +107,7 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 		if (prune && table_empty(child)) {
 			table[i] = 0;
 			free_page(child);
+			nr_pgtable_pages--;
 		}
 	}
 }
@@ -159,6 +163,7 @@ static int share_table(uint64_t *dst, uint64_t *src, int level)
 		uint64_t *child = alloc_page();
 		if (!child)
 			return -ENOMEM;
+		nr_pgtable_pages++;
 		dst[i] = virt_to_phys(child) | TABLE_FLAGS;
 		int err = share_table(child, next_table(e), level - 1);
 		if (err)

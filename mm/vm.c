@@ -487,6 +487,7 @@ struct mm *mm_create(void)
 		kfree(mm);
 		return NULL;
 	}
+	nr_pgtable_pages++;
 	memcpy(&mm->pml4[256], &boot_pml4[256], 256 * sizeof(uint64_t));
 	mm->users = 1;
 	mm->mmap_base = MMAP_BASE;
@@ -508,6 +509,7 @@ void mm_put(struct mm *mm)
 		mm_activate(NULL);
 	pgtable_free_user(mm->pml4);
 	free_page(mm->pml4);
+	nr_pgtable_pages--;
 	free_areas(mm);
 	kfree(mm);
 }

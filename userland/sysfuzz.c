@@ -27,7 +27,9 @@
  * that tables the kernel keeps once made are counted in); the scratch
  * directory and its mounts are removed first. The last line says
  *   sysfuzz: kernel alive, free memory back to baseline
- * or by how much it differs. -v logs every batch on stderr.
+ * or by how much it differs. -v logs every batch on stderr; -b FIRST-LAST
+ * makes only those batches (numbered from 0 in the run, both phases), the
+ * others count as done at once: a way to find the batch that does harm.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -366,6 +368,7 @@ static long now_ms(void)
 }
 
 static uint64_t next_batch;
+static uint64_t first_batch = 0, last_batch = UINT64_MAX; /* -b FIRST-LAST */
 
 static void spawn(struct worker *w, uint64_t seed, int as_user)
 {
@@ -391,6 +394,12 @@ static void spawn(struct worker *w, uint64_t seed, int as_user)
 		dup2(null, 2);
 		if (null > 2)
 			close(null);
+		if (next_batch - 1 < first_batch || next_batch - 1 > last_batch) {
+			unsigned char all = BATCH / 8;
+			for (int k = 0; k < 8; k++)
+				write(REPORT_FD, &all, 1); /* skipped: counted as done */
+			_exit(0);
+		}
 		batch(bseed, as_user);
 	}
 	close(p[1]);
@@ -529,6 +538,20 @@ static void scratch_make(void)
 	}
 }
 
+/* /proc/meminfo's figure for name, in kB (for -v). */
+static long meminfo(const char *name)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, strlen(name)) && line[strlen(name)] == ':')
+			sscanf(line + strlen(name) + 1, "%ld", &kb);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 static long free_kib(void)
 {
 	struct sysinfo si;
@@ -553,6 +576,7 @@ static long run(uint64_t seed, long calls, int procs)
 {
 	long done;
 
+	next_batch = 0;
 	scratch_make();
 	done = run_phase(seed, calls / 2, procs, 0);
 	done += run_phase(seed ^ 0x5555, calls - calls / 2, procs, 1);
@@ -566,7 +590,7 @@ int main(int argc, char *argv[])
 	long calls = 100000;
 	int procs = 4, opt;
 
-	while ((opt = getopt(argc, argv, "s:n:p:v")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:p:vb:")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -579,6 +603,10 @@ int main(int argc, char *argv[])
 			break;
 		case 'v':
 			verbose = 1;
+			break;
+		case 'b': /* only batches FIRST-LAST of the run (to find a culprit) */
+			sscanf(optarg, "%llu-%llu", (unsigned long long *)&first_batch,
+			       (unsigned long long *)&last_batch);
 			break;
 		default:
 			fprintf(stderr, "usage: sysfuzz [-s SEED] [-n CALLS] [-p PROCS] [-v]\n");
@@ -597,10 +625,15 @@ int main(int argc, char *argv[])
 	       (unsigned long long)seed, calls, procs, USER_UID, SCRATCH);
 	run(seed + 1000, procs * 200, procs);          /* warm-up */
 	long before = settled_free_kib();
+	long slab = meminfo("Slab"), pt = meminfo("PageTables"), ks = meminfo("KernelStack");
 	long done = run(seed, calls, procs);
 	long after = settled_free_kib();
-	if (verbose)
+	if (verbose) {
 		fprintf(stderr, "sysfuzz: %ld calls made; free %ld KiB before, %ld after\n", done, before, after);
+		fprintf(stderr, "sysfuzz: Slab %ld -> %ld kB, PageTables %ld -> %ld kB, KernelStack %ld -> %ld kB, "
+			"Shmem %ld kB\n", slab, meminfo("Slab"), pt, meminfo("PageTables"), ks,
+			meminfo("KernelStack"), meminfo("Shmem"));
+	}
 	if (done < calls)
 		printf("sysfuzz: only %ld calls made\n", done);
 	if (after == before)

@@ -20,6 +20,7 @@ extern int clock_gettime(int, struct timespec *);
 extern long write(int, const void *, size_t);
 
 long nr_allocs, nr_pages;
+size_t nr_slab_pages, nr_pgtable_pages;
 void *kmalloc(size_t n) { void *p = malloc(n ? n : 1); if (p) nr_allocs++; return p; }
 void *kzalloc(size_t n) { void *p = calloc(1, n ? n : 1); if (p) nr_allocs++; return p; }
 void kfree(void *p) { if (p) { nr_allocs--; free(p); } }

@@ -60,11 +60,11 @@ static int show_meminfo(struct seq_file *m)
 	show_val_kb(m, "Mapped:", 0);
 	show_val_kb(m, "Shmem:", shmem);
 	show_val_kb(m, "KReclaimable:", 0);
-	show_val_kb(m, "Slab:", 0);
+	show_val_kb(m, "Slab:", nr_slab_pages);
 	show_val_kb(m, "SReclaimable:", 0);
-	show_val_kb(m, "SUnreclaim:", 0);
+	show_val_kb(m, "SUnreclaim:", nr_slab_pages);
 	seq_printf(m, "%-16s%8lu kB\n", "KernelStack:", (unsigned long)nr_tasks * (KSTACK_SIZE / 1024));
-	show_val_kb(m, "PageTables:", 0);
+	show_val_kb(m, "PageTables:", nr_pgtable_pages);
 	show_val_kb(m, "SecPageTables:", 0);
 	show_val_kb(m, "NFS_Unstable:", 0);
 	show_val_kb(m, "Bounce:", 0);
