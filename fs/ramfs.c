@@ -215,11 +215,10 @@ struct file *shmem_zero_setup(uint64_t size)
 	inode->i_nlink = 0; /* no name: freed with its last user */
 	inode->i_size = size;
 	file = alloc_file(NULL, inode, O_RDWR, FMODE_READ | FMODE_WRITE);
-	if (!file) {
-		iput(inode);
-		return ERR_PTR(-ENOMEM);
-	}
-	return file;
+	/* The file took a reference of its own (alloc_file); ours goes, or
+	 * the inode and its pages would outlive every mapping. */
+	iput(inode);
+	return file ? file : ERR_PTR(-ENOMEM);
 }
 
 /* The inode is going away: give back its pages and its link target. */
