@@ -28,13 +28,18 @@ struct cap_data {
 	uint32_t effective, permitted, inheritable;
 };
 
+/* A field of the user's header, which need not be aligned: its address
+ * by arithmetic, not a member access through a misaligned pointer
+ * (undefined behaviour, which UBSAN reports). */
+#define HEADER_FIELD(h, f) ((void __user *)((char __user *)(h) + offsetof(struct cap_header, f)))
+
 /* How many cap_data words the header's version has; -EINVAL (header
  * rewritten) or -EFAULT. */
 static int cap_validate_magic(struct cap_header __user *header, unsigned *words)
 {
 	uint32_t version;
 
-	if (copy_from_user(&version, &header->version, sizeof(version)))
+	if (copy_from_user(&version, HEADER_FIELD(header, version), sizeof(version)))
 		return -EFAULT;
 	switch (version) {
 	case _LINUX_CAPABILITY_VERSION_1:
@@ -46,7 +51,7 @@ static int cap_validate_magic(struct cap_header __user *header, unsigned *words)
 		return 0;
 	}
 	version = _LINUX_CAPABILITY_VERSION_3;
-	if (put_user_u32(version, &header->version))
+	if (put_user_u32(version, HEADER_FIELD(header, version)))
 		return -EFAULT;
 	return -EINVAL;
 }
@@ -62,7 +67,7 @@ long sys_capget(struct cap_header __user *header, struct cap_data __user *datapt
 	/* A NULL data pointer asks only for the preferred version. */
 	if (!dataptr || ret)
 		return (!dataptr && ret == -EINVAL) ? 0 : ret;
-	if (copy_from_user(&pid, &header->pid, sizeof(pid)))
+	if (copy_from_user(&pid, HEADER_FIELD(header, pid), sizeof(pid)))
 		return -EFAULT;
 	if (pid < 0)
 		return -EINVAL;
@@ -100,7 +105,7 @@ long sys_capset(struct cap_header __user *header, const struct cap_data __user *
 	ret = cap_validate_magic(header, &words);
 	if (ret)
 		return ret;
-	if (copy_from_user(&pid, &header->pid, sizeof(pid)))
+	if (copy_from_user(&pid, HEADER_FIELD(header, pid), sizeof(pid)))
 		return -EFAULT;
 	if (pid != 0 && pid != current->pid)
 		return -EPERM;
