@@ -325,8 +325,9 @@ static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 
 	if ((err = get_futex_key(uaddr1, shared, &key1)) || (err = get_futex_key(uaddr2, shared, &key2)))
 		return err;
-	if (encoded & (FUTEX_OP_OPARG_SHIFT << 28))
-		oparg = 1 << (oparg & 31);
+	/* Unsigned shifts: bit 31 is an operand like any other here. */
+	if (encoded & ((uint32_t)FUTEX_OP_OPARG_SHIFT << 28))
+		oparg = (int32_t)(1u << (oparg & 31));
 	if (get_futex_value(&old, uaddr2))
 		return -EFAULT;
 	switch (op) {
