@@ -17,6 +17,7 @@
 # lives in build/modules-y/ (make run MODULES=y boots it).
 # SANITIZE=ubsan builds a kernel that checks itself for undefined behaviour
 # (kernel/ubsan.c reports it); make test SANITIZE=ubsan runs the tests on it.
+# SANITIZE=kasan (or "ubsan kasan") adds KASAN-lite (mm/kasan.c).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -74,7 +75,15 @@ ifneq ($(filter ubsan,$(SANITIZE)),)
 # notes); the sanitizer checks the bounds at run time instead.
 SAN_CFLAGS += -fsanitize=undefined -Wno-array-bounds
 endif
-SAN_RUNTIME := kernel/ubsan.c
+ifneq ($(filter kasan,$(SANITIZE)),)
+# KASAN-lite (mm/kasan.c): a call before every load and store, no stack or
+# global red zones; kmalloc.c handles poisoned memory on purpose.
+KCFLAGS += -DCONFIG_KASAN
+SAN_CFLAGS += -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
+	--param asan-instrumentation-with-call-threshold=0 --param asan-stack=0 \
+	--param asan-globals=0
+endif
+SAN_RUNTIME := kernel/ubsan.c mm/kasan.c mm/kmalloc.c
 
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 

@@ -27,6 +27,11 @@
  *   OVERFLOW_SIGNED   INT_MAX + 1
  *   ARRAY_BOUNDS      an index past the end of an array
  *   SHIFT_OUT_OF_BOUNDS  1 << 64
+ * and for KASAN-lite (make SANITIZE=kasan), which reports and goes on:
+ *   SLAB_LINEAR_OVERFLOW   write just past a kmalloc'd object
+ *   READ_AFTER_FREE        read a kfree'd object
+ *   WRITE_AFTER_FREE       write a kfree'd object
+ *   READ_BUDDY_AFTER_FREE  read a freed page
  */
 #include <errno.h>
 #include <kernel.h>
@@ -66,6 +71,35 @@ static void __attribute__((noinline)) ubsan_case(const char *name)
 		one = one << shift;
 	}
 	printk(KERN_INFO "lkdtm: %s done: %d %lu\n", name, v, (unsigned long)one);
+}
+
+/* Memory errors for KASAN; volatile, so that the compiler keeps them. */
+static void __attribute__((noinline)) kasan_case(const char *name)
+{
+	if (!strcmp(name, "SLAB_LINEAR_OVERFLOW")) {
+		volatile uint32_t *data = kmalloc(1020);
+		if (!data)
+			return;
+		printk(KERN_INFO "lkdtm: attempting bad write 4 bytes past the end\n");
+		data[1024 / sizeof(uint32_t)] = 0x12345678;
+		kfree((void *)data);
+	} else if (!strcmp(name, "READ_AFTER_FREE") || !strcmp(name, "WRITE_AFTER_FREE")) {
+		volatile uint64_t *p = kmalloc(64);
+		if (!p)
+			return;
+		p[2] = 42;
+		kfree((void *)p);
+		if (name[0] == 'R')
+			printk(KERN_INFO "lkdtm: read after free: %lu\n", (unsigned long)p[2]);
+		else
+			p[2] = 43;
+	} else {
+		volatile uint64_t *page = alloc_page();
+		if (!page)
+			return;
+		free_page((void *)page);
+		printk(KERN_INFO "lkdtm: read a freed page: %lu\n", (unsigned long)page[8]);
+	}
 }
 
 static void __attribute__((noinline)) execute_location(void *where)
@@ -167,6 +201,10 @@ static int write_provoke_crash(const char *buf, size_t count)
 		   !strcmp(name, "SHIFT_OUT_OF_BOUNDS")) {
 		ubsan_case(name);
 		return 0; /* UBSAN reports it, if the kernel was built with it */
+	} else if (!strcmp(name, "SLAB_LINEAR_OVERFLOW") || !strcmp(name, "READ_AFTER_FREE") ||
+		   !strcmp(name, "WRITE_AFTER_FREE") || !strcmp(name, "READ_BUDDY_AFTER_FREE")) {
+		kasan_case(name);
+		return 0; /* KASAN reports it, if the kernel was built with it */
 	} else if (!strcmp(name, "SOFTLOCKUP")) {
 		for (;;)
 			__asm__ volatile("pause" ::: "memory");

@@ -6,6 +6,7 @@
 #include <cpu.h>
 #include <cmdline.h>
 #include <fs.h>
+#include <kasan.h>
 #include <fpu.h>
 #include <kernel.h>
 #include <personality.h>
@@ -68,6 +69,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	smap_init();            /* before the kernel's text becomes read-only */
 	kernel_map_init();
 	cpu_protections_init();
+	kasan_init();           /* make SANITIZE=kasan; nothing otherwise */
 	pic_init();
 	timer_init();
 	syscall_init();

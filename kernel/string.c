@@ -1,10 +1,15 @@
 /* string.c - the C library string functions the kernel needs. */
+#include <kasan.h>
 #include <kernel.h>
 #include <mm.h>
 #include <string.h>
 
+/* The string instructions are not instrumented: KASAN (make SANITIZE=
+ * kasan) checks the ranges here instead. */
 void *memcpy(void *dst, const void *src, size_t n)
 {
+	kasan_check_read(src, n);
+	kasan_check_write(dst, n);
 	void *d = dst; /* rep movsb advances its copy, not ours */
 
 	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n)::"memory");
@@ -26,6 +31,7 @@ void *memmove(void *dst, const void *src, size_t n)
 void *memset(void *s, int c, size_t n)
 {
 	void *ret = s;
+	kasan_check_write(s, n);
 	__asm__ volatile("rep stosb" : "+D"(s), "+c"(n) : "a"(c) : "memory");
 	return ret;
 }

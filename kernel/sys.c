@@ -6,6 +6,7 @@
 #include <cred.h>
 #include <cpu.h>
 #include <errno.h>
+#include <kasan.h>
 #include <kernel.h>
 #include <mm.h>
 #include <power.h>
@@ -102,6 +103,7 @@ long sys_sysinfo(struct sysinfo __user *info)
 	struct timespec ts;
 
 	memset(&si, 0, sizeof(si));
+	kmalloc_quarantine_flush(); /* KASAN's quarantine is not memory in use */
 	ktime_get_monotonic(&ts);
 	si.uptime = ts.tv_sec;
 	si.totalram = nr_total_pages() * PAGE_SIZE;

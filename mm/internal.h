@@ -15,6 +15,8 @@ extern uint64_t max_pfn;
 /* Like alloc_page, but the frame is not zeroed: only for a caller that
  * overwrites all of it at once (it may hold another process's data). */
 void *alloc_page_nozero(void);
+/* Is frame pfn free (for KASAN's shadow at boot)? */
+bool page_is_free(uint64_t pfn);
 
 /* ---- mm/kmalloc.c ---- */
 

@@ -17,6 +17,7 @@
  *    the heap never hoards memory: free pages return to what they were once
  *    every object is freed, which is what the fork/exec leak test checks.
  */
+#include <kasan.h>
 #include <mm.h>
 #include <string.h>
 
@@ -122,6 +123,7 @@ static struct kpage *new_slab(int cls)
 		kp->freelist = obj;
 	}
 	partial_add(cls, kp);
+	kasan_poison(page, PAGE_SIZE, KASAN_SLAB_REDZONE);
 	return kp;
 }
 
@@ -156,10 +158,63 @@ static void slab_free(struct kpage *kp, void *ptr)
 	}
 }
 
+#ifdef CONFIG_KASAN
+/*
+ * KASAN's quarantine: a freed object is poisoned and kept aside for a
+ * while before it goes back to its slab, so that a use after free finds
+ * it poisoned instead of reused. The objects are chained through their
+ * first 8 bytes (this file is not instrumented); the oldest go back once
+ * the quarantine holds more than QUARANTINE_MAX bytes.
+ */
+#define QUARANTINE_MAX (512 * 1024)
+static struct free_object *q_head, *q_tail;
+static size_t q_bytes;
+
+static void quarantine_release_one(void)
+{
+	struct free_object *obj = q_head;
+	struct kpage *kp = kpage_of(obj);
+
+	q_head = obj->next;
+	if (!q_head)
+		q_tail = NULL;
+	q_bytes -= class_size(kp->cls);
+	slab_free(kp, obj);
+}
+
+static void quarantine_put(struct kpage *kp, void *ptr)
+{
+	struct free_object *obj = ptr;
+
+	kasan_poison(ptr, class_size(kp->cls), KASAN_SLAB_FREE);
+	obj->next = NULL;
+	if (q_tail)
+		q_tail->next = obj;
+	else
+		q_head = obj;
+	q_tail = obj;
+	q_bytes += class_size(kp->cls);
+	while (q_bytes > QUARANTINE_MAX)
+		quarantine_release_one();
+}
+
+void kmalloc_quarantine_flush(void)
+{
+	while (q_head)
+		quarantine_release_one();
+}
+#endif
+
 void *kmalloc(size_t size)
 {
-	if (size <= class_size(NR_CLASSES - 1))
-		return slab_alloc(size_class(size));
+	if (size <= class_size(NR_CLASSES - 1)) {
+		void *obj = slab_alloc(size_class(size));
+		if (obj) { /* the slot's slack is a red zone */
+			kasan_poison(obj, class_size(size_class(size)), KASAN_SLAB_REDZONE);
+			kasan_unpoison(obj, size);
+		}
+		return obj;
+	}
 	if (size > (size_t)max_pfn * PAGE_SIZE) /* hopeless; avoids overflow */
 		return NULL;
 	size_t n = ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE;
@@ -170,6 +225,8 @@ void *kmalloc(size_t size)
 	kp->kind = KP_LARGE;
 	kp->npages = n;
 	nr_slab_pages += n;
+	kasan_poison(run, n * PAGE_SIZE, KASAN_SLAB_REDZONE);
+	kasan_unpoison(run, size);
 	return run;
 }
 
@@ -187,9 +244,15 @@ void kfree(void *ptr)
 	if (!ptr)
 		return;
 	struct kpage *kp = kpage_of(ptr);
+	if (!kasan_free_check(ptr, (uint64_t)__builtin_return_address(0)))
+		return; /* a double free, reported */
 	switch (kp->kind) {
 	case KP_SLAB:
+#ifdef CONFIG_KASAN
+		quarantine_put(kp, ptr);
+#else
 		slab_free(kp, ptr);
+#endif
 		break;
 	case KP_LARGE:
 		BUG_ON((uint64_t)ptr % PAGE_SIZE);

@@ -29,6 +29,7 @@
  *    how many times it is mapped.
  */
 #include <boot.h>
+#include <kasan.h>
 #include <mm.h>
 #include <string.h>
 
@@ -123,10 +124,13 @@ void page_alloc_init(const struct boot_info *bi)
 
 /* Take frames [first, first+n), which are free, each with one owner, and
  * return them (zeroed if zero is set). */
+bool page_is_free(uint64_t pfn) { return !frame_used(pfn); }
+
 static void *take_frames(uint64_t first, size_t n, bool zero)
 {
 	for (uint64_t pfn = first; pfn < first + n; pfn++) {
 		set_used(pfn);
+		kasan_unpoison(phys_to_virt(pfn * PAGE_SIZE), PAGE_SIZE);
 		if (page_refs)
 			page_refs[pfn] = 1;
 		if (zero)
@@ -207,6 +211,7 @@ static uint64_t page_to_pfn(const void *page)
 /* Give frame pfn, whose last owner has let go, back to the free pool. */
 static void release_frame(uint64_t pfn)
 {
+	kasan_poison(phys_to_virt(pfn * PAGE_SIZE), PAGE_SIZE, KASAN_PAGE_FREE);
 	set_free(pfn);
 	free_frames++;
 	if (pfn < next_hint)

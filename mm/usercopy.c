@@ -12,6 +12,7 @@
  *    instead: a string that runs off the end of user space is a fault.
  */
 #include <errno.h>
+#include <kasan.h>
 #include <uaccess.h>
 #include <vm.h>
 
@@ -32,6 +33,7 @@ int copy_from_user(void *dst, const void __user *src, size_t n)
 {
 	if (!user_range_ok(src, n))
 		return -EFAULT;
+	kasan_check_write(dst, n);
 	return __uaccess_copy(dst, src, n);
 }
 
@@ -39,6 +41,7 @@ int copy_to_user(void __user *dst, const void *src, size_t n)
 {
 	if (!user_range_ok(dst, n))
 		return -EFAULT;
+	kasan_check_read(src, n);
 	return __uaccess_copy(dst, src, n);
 }
 

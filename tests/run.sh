@@ -37,8 +37,9 @@
 #                  what our kernel must print with less)
 #   NAME.timeout   optional: seconds the boot may take, if more than
 #                  TIMEOUT (a long run such as a fuzzer's)
-#   NAME.sanitize  optional: the sanitizer (ubsan) the kernel must be built
-#                  with (make SANITIZE=...); else the test is skipped
+#   NAME.sanitize  optional: the sanitizer (ubsan, kasan) the kernel must be
+#                  built with (make SANITIZE=...), else the test is skipped;
+#                  or !kasan: skipped on a kernel built with it
 # Every expected file is what Linux printed (scripts/oracle.sh --update).
 #
 # Tests that do not pass on our kernel yet wait in tests/pending/ (same
@@ -240,6 +241,20 @@ missing() {
 	done < "$CASES/$1.requires"
 }
 
+# Why NAME cannot run on this kernel's sanitizers (NAME.sanitize), or "".
+sanitize_mismatch() {
+	local w
+	[ -f "$CASES/$1.sanitize" ] || return 0
+	for w in $(words "$CASES/$1.sanitize"); do
+		case $w in
+		!*) grep -qw -- "${w#!}" <<< "${SANITIZE:-}" &&
+			echo "not for a kernel built with SANITIZE=${w#!}" ;;
+		*) grep -qw -- "$w" <<< "${SANITIZE:-}" ||
+			echo "needs a kernel built with SANITIZE=$w" ;;
+		esac
+	done
+}
+
 # Why the initramfs lacks a package, if fetch-busybox.sh or
 # fetch-debian.sh said so.
 no_busybox_reason() {
@@ -259,8 +274,8 @@ for n in "${names[@]}"; do
 	lack=$(missing "$n")
 	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
 		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
-	elif [ -f "$CASES/$n.sanitize" ] && ! grep -qw -- "$(words "$CASES/$n.sanitize")" <<< "${SANITIZE:-}"; then
-		echo "SKIP $n (needs a kernel built with SANITIZE=$(words "$CASES/$n.sanitize"))"
+	elif [ -n "$(sanitize_mismatch "$n")" ]; then
+		echo "SKIP $n ($(sanitize_mismatch "$n"))"
 		skipped=$((skipped + 1))
 	elif [ -n "$lack" ]; then
 		echo "SKIP $n ($lack)"

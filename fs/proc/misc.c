@@ -17,6 +17,7 @@
  *                  binfmt_misc filesystem is mounted (fs/binfmt_misc.c)
  */
 #include "internal.h"
+#include <kasan.h>
 #include <mm.h>
 #include <power.h>
 #include <sched.h>
@@ -33,6 +34,7 @@ static void show_val_kb(struct seq_file *m, const char *name, uint64_t pages)
 
 static int show_meminfo(struct seq_file *m)
 {
+	kmalloc_quarantine_flush(); /* KASAN's quarantine is not memory in use */
 	uint64_t total = nr_total_pages(), free = nr_free_pages();
 	uint64_t shmem = ramfs_nr_pages;
 
