@@ -12,7 +12,8 @@
  *    few (one per 2 MiB), and the next allocation uses them again.
  *  - Allocations are kept in a list sorted by address (Linux's vm_struct
  *    list) and placed first-fit, each followed by one unmapped guard page.
- *  - Last-level entries are supervisor-only (no PTE_U) and start as
+ *  - The tables are reached with kernel_pte (mm/kernel_map.c), which makes
+ *    the missing ones. Last-level entries are supervisor-only (no PTE_U) and start as
  *    read-write, no-execute; set_memory_* change them and flush each page
  *    from the TLB. No entry here is global, so a CR3 switch flushes the
  *    rest: there is one CPU.
@@ -25,9 +26,6 @@
 
 #include "internal.h"
 
-/* Tables of the kernel half: present and writable, never user. */
-#define KERNEL_TABLE_FLAGS (PTE_P | PTE_W)
-
 struct vm_area {
 	uint64_t addr;          /* first byte */
 	size_t pages;           /* mapped pages; the guard page follows */
@@ -37,40 +35,12 @@ struct vm_area {
 static struct vm_area *areas;
 static size_t mapped_pages;
 
-/*
- * The last-level entry for va in the kernel's tables, or NULL if a table
- * on the way is missing (with create: if no memory was left for it).
- * mm/pgtable.c's pte_lookup does the same for user addresses, where the
- * tables carry PTE_U.
- */
-static uint64_t *area_pte(uint64_t va, bool create)
-{
-	uint64_t *table = boot_pml4;
-
-	for (int level = 4; level > 1; level--) {
-		uint64_t *e = &table[(va >> (PAGE_SHIFT + 9 * (level - 1))) & 511];
-
-		if (!(*e & PTE_P)) {
-			void *t;
-
-			if (!create)
-				return NULL;
-			t = alloc_page(); /* zeroed: no entries */
-			if (!t)
-				return NULL;
-			*e = virt_to_phys(t) | KERNEL_TABLE_FLAGS;
-		}
-		table = phys_to_virt(*e & PTE_ADDR);
-	}
-	return &table[(va >> PAGE_SHIFT) & 511];
-}
-
 /* Unmap the pages [addr, addr + pages * PAGE_SIZE) and free their frames. */
 static void unmap_pages(uint64_t addr, size_t pages)
 {
 	for (size_t i = 0; i < pages; i++) {
 		uint64_t va = addr + i * PAGE_SIZE;
-		uint64_t *pte = area_pte(va, false);
+		uint64_t *pte = kernel_pte(va, false);
 
 		if (!pte || !(*pte & PTE_P))
 			continue;
@@ -115,7 +85,7 @@ void *vmalloc(size_t size)
 	if (!a)
 		return NULL;
 	for (size_t i = 0; i < pages; i++) {
-		uint64_t *pte = area_pte(addr + i * PAGE_SIZE, true);
+		uint64_t *pte = kernel_pte(addr + i * PAGE_SIZE, true);
 		void *frame = pte ? alloc_page() : NULL;
 
 		if (!frame) {
@@ -192,7 +162,7 @@ static int change_page_attr(unsigned long addr, int numpages, uint64_t set, uint
 		return numpages == 0 ? 0 : -EINVAL;
 	for (int i = 0; i < numpages; i++) {
 		uint64_t va = addr + (uint64_t)i * PAGE_SIZE;
-		uint64_t *pte = area_pte(va, false);
+		uint64_t *pte = kernel_pte(va, false);
 
 		*pte = (*pte & ~clear) | set;
 		invlpg(va);

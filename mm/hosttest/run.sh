@@ -30,7 +30,7 @@ gcc "${cflags[@]}" -c -o "$out/segv.o" "$here/segv.c"
 # killer (it needs processes).
 srcs=()
 for f in "$repo"/mm/*.c; do
-	case $(basename "$f") in kernel_map.c | kstack.c | oom_kill.c | kasan.c) ;; *) srcs+=("$f") ;; esac
+	case $(basename "$f") in kernel_map.c | kstack.c | vmalloc.c | oom_kill.c | kasan.c) ;; *) srcs+=("$f") ;; esac
 done
 gcc "${cflags[@]}" -I"$out/inc" -o "$out/mmtest" "$here/test.c" "$out/segv.o" \
 	"${srcs[@]}" "$repo/mm/uaccess.S"
