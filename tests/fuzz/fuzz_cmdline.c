@@ -16,6 +16,7 @@
 bool cmdline_quiet;
 int console_loglevel = 7;
 int watchdog_thresh = 10;
+int randomize_va_space = 2;
 static bool trace_on;
 void exec_trace_set(bool on) { trace_on = on; }
 static const char *lsm_list;
@@ -36,6 +37,7 @@ static void reset(void)
 	lsm_list = NULL;
 	console_loglevel = 7;
 	watchdog_thresh = 10;
+	randomize_va_space = 2;
 }
 
 /* Is s a string inside the parser's copy of the line (or a literal)? */

@@ -1,43 +1,68 @@
 /*
  * fuzz_elf.c - the ELF loader's checks (fs/binfmt_elf.c): the ELF header,
- * the program headers, each segment's mapping, the entry point, the stack
- * it lays out.
+ * the program headers, PT_INTERP and the interpreter's own headers, each
+ * segment's mapping, the brk, the entry point, the stack it lays out.
  *
  * The input is the whole file: bprm->buf gets its first BINPRM_BUF_SIZE
- * bytes (zero-padded), and kernel_read reads the rest from it. The loader
- * is included whole; the address space under it is a stand-in that checks
- * every request: areas page-aligned, non-empty, inside user space and not
- * wrapping; stack writes inside user space; the entry point below
- * TASK_SIZE. A run that ends before the point of no return must leave
- * nothing behind; every run frees all it took.
+ * bytes (zero-padded), and kernel_read reads the rest from it. A PT_INTERP
+ * names an interpreter whose file is the same input (a second look at the
+ * same bytes, as an ELF interpreter). The loader is included whole; the
+ * address space under it is a stand-in that refuses (EINVAL) what mm/vm.c
+ * refuses: areas not page-aligned, empty, outside user space or wrapping.
+ * and a user copy that leaves user space is EFAULT, as mm/usercopy.c's.
+ * Checked: the entry point and stack below TASK_SIZE, nothing mapped
+ * before the point of no return. A run that ends
+ * before the point of no return must leave nothing mapped; every run
+ * frees all it took and closes every file it opened.
  */
 #include "../../fs/binfmt_elf.c"
 #include "host.h"
-#include <cred.h>
 
 static struct linux_binfmt *fmt;
 void register_binfmt(struct linux_binfmt *f) { fmt = f; }
 
 static const uint8_t *file_data;
 static size_t file_size;
-static struct file *const the_file = (struct file *)0x2000;
+static struct file *const the_file = (struct file *)0x2000, *const interp_file = (struct file *)0x3000;
+static int interp_refs;
 static struct task task;
 static struct cred cred = { .uid = 1000, .euid = 1000, .gid = 1000, .egid = 1000 };
 static struct mm mm;
 static struct trapframe tf;
 struct task *current = &task;
+int randomize_va_space = 0;
 static int nr_areas;
 static bool started;
+/* The stack's strings, as exec left them: "ab" and its NUL, again and again. */
+static char stack_page[PAGE_SIZE];
 
 ssize_t kernel_read(struct file *file, void *buf, size_t count, loff_t pos)
 {
-	CHECK(file == the_file && pos >= 0);
+	CHECK((file == the_file || file == interp_file) && pos >= 0);
 	if ((uint64_t)pos >= file_size)
 		return 0;
 	size_t n = file_size - pos < count ? file_size - pos : count;
 	memcpy(buf, file_data + pos, n);
 	return n;
 }
+
+struct file *open_exec(const char *name)
+{
+	CHECK(strlen(name) < PAGE_SIZE);
+	if (name[0] == 'x')
+		return ERR_PTR(-ENOENT);
+	interp_refs++;
+	return interp_file;
+}
+
+void fput(struct file *file)
+{
+	CHECK(file == interp_file && interp_refs > 0);
+	interp_refs--;
+}
+
+void allow_write_access(struct file *file) { CHECK(file == interp_file || file == the_file); }
+int file_mmap_check(struct file *file, bool shared_write) { (void)file, (void)shared_write; return 0; }
 
 int begin_new_exec(struct linux_binprm *bprm)
 {
@@ -46,20 +71,30 @@ int begin_new_exec(struct linux_binprm *bprm)
 	return 0;
 }
 
-int setup_arg_pages(struct linux_binprm *bprm, int executable_stack)
+void setup_new_exec(struct linux_binprm *bprm) { (void)bprm; mm.mmap_base = 0x7f0000000000UL; }
+
+int setup_arg_pages(struct linux_binprm *bprm, uint64_t stack_top, int executable_stack)
 {
+	CHECK(stack_top <= TASK_SIZE && stack_top % PAGE_SIZE == 0);
 	CHECK(executable_stack >= EXSTACK_DEFAULT && executable_stack <= EXSTACK_ENABLE_X);
 	mm.arg_start = bprm->p;
 	return 0;
 }
 
+/* mm/vm.c's user_range: a range it takes, or -EINVAL. */
+static int user_range_ok(uint64_t start, uint64_t len)
+{
+	if (start % PAGE_SIZE || len == 0 || len > TASK_SIZE)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	return start > TASK_SIZE - len ? -EINVAL : 0;
+}
+
 static int check_area(uint64_t start, uint64_t len, unsigned prot)
 {
-	CHECK(start % PAGE_SIZE == 0 && len % PAGE_SIZE == 0 && len > 0);
-	CHECK(start < TASK_SIZE && len <= TASK_SIZE - start);
-	CHECK(!(prot & ~(VM_READ | VM_WRITE | VM_EXEC)));
-	if (start < 0x10000)
-		return -EPERM; /* as mm/vm.c: the first pages are never mapped */
+	CHECK(!(prot & ~(VM_READ | VM_WRITE | VM_EXEC | VM_SHARED | VM_MAYWRITE | VM_STACK | VM_HEAP)));
+	if (user_range_ok(start, len))
+		return -EINVAL;
 	nr_areas++;
 	return 0;
 }
@@ -67,7 +102,7 @@ static int check_area(uint64_t start, uint64_t len, unsigned prot)
 int vma_map_file(struct mm *m, uint64_t start, uint64_t len, unsigned flags, struct file *file,
 		 uint64_t pgoff, uint64_t file_end)
 {
-	CHECK(m == &mm && file == the_file);
+	CHECK(m == &mm && (file == the_file || file == interp_file));
 	CHECK(pgoff <= (uint64_t)INT64_MAX / PAGE_SIZE);
 	(void)file_end;
 	return check_area(start, len, flags);
@@ -79,20 +114,53 @@ int vma_map(struct mm *m, uint64_t start, uint64_t len, unsigned flags)
 	return check_area(start, len, flags);
 }
 
+int vma_unmap(struct mm *m, uint64_t start, uint64_t len)
+{
+	CHECK(m == &mm);
+	return user_range_ok(start, len);
+}
+
+struct vma *find_vma_intersection(struct mm *m, uint64_t start, uint64_t end)
+{
+	CHECK(m == &mm && start <= end);
+	return NULL;
+}
+
+uint64_t get_unmapped_area(struct mm *m, uint64_t addr, uint64_t len)
+{
+	CHECK(m == &mm);
+	if (len == 0 || len > TASK_SIZE - 0x10000)
+		return 0;
+	if (addr && addr % PAGE_SIZE == 0 && addr >= 0x10000 && addr <= TASK_SIZE - len)
+		return addr;
+	return ALIGN_DOWN(0x7f0000000000UL - len, PAGE_SIZE);
+}
+
+bool vm_enough_memory(uint64_t pages) { return pages < (1UL << 36); }
+int expand_stack(struct mm *m, uint64_t addr) { CHECK(m == &mm && addr < TASK_SIZE); return 0; }
+int arch_setup_additional_pages(struct mm *m) { CHECK(m == &mm); return 0; }
+
+void *mm_get_page_for_write(struct mm *m, uint64_t va)
+{
+	CHECK(m == &mm && va % PAGE_SIZE == 0 && va < TASK_SIZE);
+	return stack_page;
+}
+
+/* As mm/usercopy.c: a range that leaves user space is -EFAULT. */
 int copy_to_user(void __user *dst, const void *src, size_t n)
 {
 	uint64_t a = (uint64_t)dst;
-	CHECK(a < TASK_SIZE && n <= TASK_SIZE - a);
+	if (a > TASK_SIZE || n > TASK_SIZE - a)
+		return -EFAULT;
 	for (size_t i = 0; i < n; i++)
 		(void)((volatile const char *)src)[i];
 	return 0;
 }
 
-/* The strings exec put on the stack: each "ab" with its NUL. */
-long strnlen_user(const char __user *s, long n)
+int clear_user(void __user *dst, size_t n)
 {
-	CHECK((uint64_t)s < TASK_SIZE && n > 0);
-	return 3;
+	uint64_t a = (uint64_t)dst;
+	return a > TASK_SIZE || n > TASK_SIZE - a ? -EFAULT : 0;
 }
 
 void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp)
@@ -101,7 +169,19 @@ void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp)
 	started = true;
 }
 
-uint64_t get_random_u64(void) { return 0x0123456789abcdefUL; }
+/* No randomness: the same input takes the same path. */
+uint64_t get_random_u64(void) { return 0; }
+uint64_t arch_mmap_rnd(void) { return 0; }
+uint64_t randomize_stack_top(uint64_t top) { return top; }
+uint64_t arch_align_stack(uint64_t sp) { return sp & ~15UL; }
+uint64_t arch_randomize_brk(struct mm *m) { return m->brk; }
+uint64_t elf_hwcap2(void) { return 0; }
+uint64_t sigframe_size(void) { return 2048; }
+void exec_trace_elf(struct linux_binprm *bprm, bool dyn, const char *interp, uint64_t load_bias,
+		    uint64_t interp_base, uint64_t entry, uint64_t bss_end)
+{
+	(void)bprm, (void)dyn, (void)interp, (void)load_bias, (void)interp_base, (void)entry, (void)bss_end;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -109,15 +189,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	long allocs = host_allocs;
 	int ret;
 
-	if (!fmt)
+	if (!fmt) {
 		init_elf_binfmt();
+		for (size_t i = 0; i < sizeof(stack_page); i += 3)
+			memcpy(stack_page + i, "ab", i + 3 <= sizeof(stack_page) ? 3 : sizeof(stack_page) - i);
+	}
 	file_data = data;
 	file_size = size;
 	memset(&mm, 0, sizeof(mm));
 	task.mm = &mm;
-	task.cred = task.real_cred = &cred;
 	task.tf = &tf;
+	task.cred = task.real_cred = &cred;
+	task.personality = 0;
+	task.flags = 0;
 	nr_areas = 0;
+	interp_refs = 0;
 	started = false;
 
 	b = calloc(1, sizeof(*b));
@@ -126,6 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	b->argc = b->envc = 1;
 	b->p = STACK_TOP - 64;
 	b->exec = STACK_TOP - 16;
+	b->rlim_stack = 8UL << 20;
 	memcpy(b->buf, data, size < BINPRM_BUF_SIZE ? size : BINPRM_BUF_SIZE);
 
 	ret = fmt->load_binary(b);
@@ -133,7 +220,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!b->point_of_no_return)
 		CHECK(ret != 0 && nr_areas == 0); /* refused early: nothing done */
 	if (ret == 0)
-		CHECK(started && mm.start_brk % PAGE_SIZE == 0 && mm.start_brk <= TASK_SIZE);
+		CHECK(started && mm.start_brk <= TASK_SIZE);
+	CHECK(interp_refs == 0); /* the interpreter's file is closed, whatever happened */
 	free(b);
 	CHECK(host_allocs == allocs);
 	return 0;
