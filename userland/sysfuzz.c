@@ -628,7 +628,8 @@ int main(int argc, char *argv[])
 	long slab = meminfo("Slab"), pt = meminfo("PageTables"), ks = meminfo("KernelStack");
 	long done = run(seed, calls, procs);
 	long after = settled_free_kib();
-	if (verbose) {
+	/* Where the memory went, for -v and whenever it did not come back. */
+	if (verbose || after != before) {
 		fprintf(stderr, "sysfuzz: %ld calls made; free %ld KiB before, %ld after\n", done, before, after);
 		fprintf(stderr, "sysfuzz: Slab %ld -> %ld kB, PageTables %ld -> %ld kB, KernelStack %ld -> %ld kB, "
 			"Shmem %ld kB\n", slab, meminfo("Slab"), pt, meminfo("PageTables"), ks,
