@@ -88,7 +88,8 @@ SAN_RUNTIME := kernel/ubsan.c mm/kasan.c mm/kmalloc.c
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.
-KDIRS := boot kernel kernel/module kernel/time mm fs fs/proc security
+KDIRS := boot arch/x86/kernel kernel kernel/module kernel/time mm fs fs/proc \
+	drivers/tty drivers/misc security
 KSRC := $(filter-out $(obj-m:.o=.c),$(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c)))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 
@@ -96,9 +97,17 @@ KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 MOD_OBJ := $(addprefix $(B)/mod/,$(obj-m))
 MOD_KO := $(MOD_OBJ:.o=.ko)
 
-USER_PROGS := $(patsubst userland/%.c,%,$(wildcard userland/*.c))
+# User programs are grouped by subject: userland/SUBJECT/NAME.c becomes
+# /NAME in the initramfs (so two programs must not share a name).
+USER_SRCS := $(wildcard userland/*/*.c)
+USER_PROGS := $(notdir $(basename $(USER_SRCS)))
+ifneq ($(words $(USER_PROGS)),$(words $(sort $(USER_PROGS))))
+$(error two programs in userland/ have the same name)
+endif
+vpath %.c $(sort $(dir $(USER_SRCS)))
+USER_HDRS := $(wildcard userland/*/*.h)
 USER_BINS := $(addprefix $(U)/userland/,$(USER_PROGS))
-USER_CFLAGS := -static -O2 -Wall -Wextra -Werror
+USER_CFLAGS := -static -O2 -Wall -Wextra -Werror -Iuserland/include
 # Programs linked with glibc (gcc -static) rather than musl, for the
 # article's transcripts, which show glibc's strerror texts.
 GLIBC_PROGS := do_execve
@@ -200,23 +209,23 @@ $(B)/obj/kernel/vdso_image.o: $(U)/vdso/vdso.so
 
 userland: $(USER_BINS)
 
-$(U)/userland/%: userland/%.c $(wildcard userland/*.h)
+$(U)/userland/%: %.c $(USER_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $<"
 	@$(if $(filter $*,$(GLIBC_PROGS)),gcc,$(USER_CC)) $(USER_CFLAGS) -o $@ $<
 
-$(U)/userland/%-glibc: userland/%.c $(wildcard userland/*.h)
+$(U)/userland/%-glibc: %.c $(USER_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  GLIBCC  $<"
 	@gcc $(USER_CFLAGS) -pthread -o $@ $<
 
-# Programs built as every kind of ELF file (issue 8): userland/kinds/NAME.c
+# Programs built as every kind of ELF file (issue 8): userland/elf/kinds/NAME.c
 # gives /NAME-static and /NAME-spie (musl: static, static-pie), /NAME-dyn
 # (musl, dynamically linked PIE), /NAME-gstatic and /NAME-gspie (glibc:
 # static, static-pie), /NAME-gdyn (glibc, dynamic PIE) and /NAME-gnopie
 # (glibc, dynamic, not PIE). Debian's musl-gcc ignores -static-pie: that
 # kind is linked by hand with musl's rcrt1.o.
-KIND_SRCS := $(wildcard userland/kinds/*.c)
+KIND_SRCS := $(wildcard userland/elf/kinds/*.c)
 KINDS := static spie dyn gstatic gspie gdyn gnopie
 KIND_BINS := $(foreach s,$(KIND_SRCS),$(foreach k,$(KINDS),$(U)/userland/$(basename $(notdir $(s)))-$(k)))
 KIND_CFLAGS := -O2 -Wall -Wextra -Werror
@@ -224,46 +233,46 @@ MUSL_LIB := /usr/lib/x86_64-linux-musl
 
 userland: $(KIND_BINS)
 
-$(U)/userland/%-static: userland/kinds/%.c
+$(U)/userland/%-static: userland/elf/kinds/%.c
 	@mkdir -p $(dir $@)
 	@echo "  USERCC  $@"
 	@$(USER_CC) $(KIND_CFLAGS) -static -o $@ $<
-$(U)/userland/%-spie: userland/kinds/%.c
+$(U)/userland/%-spie: userland/elf/kinds/%.c
 	@mkdir -p $(U)/kinds
 	@echo "  USERCC  $@"
 	@$(USER_CC) $(KIND_CFLAGS) -fPIE -c -o $(U)/kinds/$*-spie.o $<
 	@gcc -static-pie -nostdlib -o $@ $(MUSL_LIB)/rcrt1.o $(MUSL_LIB)/crti.o \
 		$(U)/kinds/$*-spie.o -L$(MUSL_LIB) -lc $$(gcc -print-libgcc-file-name) $(MUSL_LIB)/crtn.o
-$(U)/userland/%-dyn: userland/kinds/%.c
+$(U)/userland/%-dyn: userland/elf/kinds/%.c
 	@echo "  USERCC  $@"
 	@$(USER_CC) $(KIND_CFLAGS) -o $@ $<
-$(U)/userland/%-gstatic: userland/kinds/%.c
+$(U)/userland/%-gstatic: userland/elf/kinds/%.c
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -static -o $@ $<
-$(U)/userland/%-gspie: userland/kinds/%.c
+$(U)/userland/%-gspie: userland/elf/kinds/%.c
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -static-pie -o $@ $<
-$(U)/userland/%-gdyn: userland/kinds/%.c
+$(U)/userland/%-gdyn: userland/elf/kinds/%.c
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -pie -o $@ $<
-$(U)/userland/%-gnopie: userland/kinds/%.c
+$(U)/userland/%-gnopie: userland/elf/kinds/%.c
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -no-pie -o $@ $<
 
 # A shared library and a program that links it and loads it with dlopen
-# (userland/shlib/), for musl and for glibc: /lib/libtwice.so (plain code,
+# (userland/elf/shlib/), for musl and for glibc: /lib/libtwice.so (plain code,
 # no C library of its own, so one build serves both) and /shlib-dyn,
 # /shlib-gdyn. mkinitramfs.sh puts the library in /lib (SHLIBS).
 SHLIB_BINS := $(U)/userland/shlib-dyn $(U)/userland/shlib-gdyn
 userland: $(SHLIB_BINS)
-$(U)/shlib/libtwice.so: userland/shlib/twice.c
+$(U)/shlib/libtwice.so: userland/elf/shlib/twice.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -fPIC -shared -nostdlib -o $@ $<
-$(U)/userland/shlib-dyn: userland/shlib/shlib.c $(U)/shlib/libtwice.so
+$(U)/userland/shlib-dyn: userland/elf/shlib/shlib.c $(U)/shlib/libtwice.so
 	@echo "  USERCC  $@"
 	@$(USER_CC) $(KIND_CFLAGS) -o $@ $< -L$(U)/shlib -ltwice
-$(U)/userland/shlib-gdyn: userland/shlib/shlib.c $(U)/shlib/libtwice.so
+$(U)/userland/shlib-gdyn: userland/elf/shlib/shlib.c $(U)/shlib/libtwice.so
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -o $@ $< -L$(U)/shlib -ltwice
 
@@ -272,10 +281,10 @@ $(U)/userland/shlib-gdyn: userland/shlib/shlib.c $(U)/shlib/libtwice.so
 # -z noseparate-code and norelro, so that the file is not padded to 2 MiB).
 ALIGN_BINS := $(U)/userland/align-gdyn $(U)/userland/align-spie
 userland: $(ALIGN_BINS)
-$(U)/userland/align-gdyn: userland/align/align.c
+$(U)/userland/align-gdyn: userland/elf/align/align.c
 	@echo "  CC      $@"
 	@gcc $(KIND_CFLAGS) -pie -Wl,-z,max-page-size=0x200000 -Wl,-z,noseparate-code -Wl,-z,norelro -o $@ $<
-$(U)/userland/align-spie: userland/align/align.c
+$(U)/userland/align-spie: userland/elf/align/align.c
 	@mkdir -p $(U)/kinds
 	@echo "  USERCC  $@"
 	@$(USER_CC) $(KIND_CFLAGS) -fPIE -c -o $(U)/kinds/align-spie.o $<

@@ -153,7 +153,7 @@ higher_half:
 	hlt
 	jmp	3b
 
-	/* A minimal GDT for the far jump; kernel/gdt.c installs the real one. */
+	/* A minimal GDT for the far jump; arch/x86/kernel/gdt.c installs the real one. */
 	.section .boot.text
 	.balign 8
 boot_gdt:

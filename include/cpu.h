@@ -1,6 +1,6 @@
 /*
  * cpu.h - what the CPU, as this kernel set it up, offers user programs
- * (kernel/cpu.c): the values exec puts in the auxiliary vector.
+ * (arch/x86/kernel/cpu.c): the values exec puts in the auxiliary vector.
  */
 #pragma once
 #include <kernel.h>

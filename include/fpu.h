@@ -1,5 +1,5 @@
 /*
- * fpu.h - the user's x87/SSE registers (kernel/fpu.c).
+ * fpu.h - the user's x87/SSE registers (arch/x86/kernel/fpu.c).
  *
  * The kernel itself is built without SSE (-mgeneral-regs-only), so these
  * registers belong to user programs alone: they are saved and restored with

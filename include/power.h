@@ -1,4 +1,4 @@
-/* power.h - stopping the machine (kernel/power.c). */
+/* power.h - stopping the machine (arch/x86/kernel/power.c). */
 #pragma once
 #include <kernel.h>
 

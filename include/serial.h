@@ -1,4 +1,4 @@
-/* serial.h - the COM1 UART (kernel/serial.c): kernel console and the line
+/* serial.h - the COM1 UART (drivers/tty/serial.c): kernel console and the line
  * under /dev/console. Bytes go out as given; newline translation is the
  * caller's business (printk and the tty both turn "\n" into "\r\n"). */
 #pragma once

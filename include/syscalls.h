@@ -56,7 +56,7 @@
 	X(61, wait4) X(247, waitid) X(435, clone3)                             \
 	/* kernel/futex.c */                                                   \
 	X(202, futex)                                                          \
-	/* kernel/signal.c, kernel/signal_frame.c */                           \
+	/* kernel/signal.c, arch/x86/kernel/signal_frame.c */                           \
 	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
 	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \
 	X(62, kill) X(200, tkill) X(234, tgkill) X(34, pause)                  \

@@ -1,7 +1,7 @@
 /*
  * trap.h - the register frame saved on the kernel stack at every entry
  * from user space (interrupt, exception or syscall) and every kernel trap.
- * kernel/entry.S builds it; the layout must match the pushes there.
+ * arch/x86/kernel/entry.S builds it; the layout must match the pushes there.
  */
 #pragma once
 
@@ -25,7 +25,7 @@ static inline bool trap_from_user(const struct trapframe *tf) { return (tf->cs &
 
 void trap_init(void);          /* IDT, GDT, TSS */
 /* The stack double faults run on (TSS IST1): a kernel stack overflow
- * arrives there (kernel/gdt.c). */
+ * arrives there (arch/x86/kernel/gdt.c). */
 #define DOUBLE_FAULT_STACK_SIZE 8192
 extern uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE];
 void tss_set_kernel_stack(uint64_t top);
@@ -38,7 +38,7 @@ void syscall_set_kernel_stack(uint64_t top);
 /* Called with every syscall frame; tf->rax holds the number. */
 void syscall_dispatch(struct trapframe *tf);
 
-/* kernel/entry.S: restore tf and return to user mode. */
+/* arch/x86/kernel/entry.S: restore tf and return to user mode. */
 void __noreturn return_to_user(struct trapframe *tf);
 
 /* Print the registers of tf and a backtrace from its rbp. */

@@ -9,7 +9,7 @@
 #define USER_CS 0x33
 #define TSS_SEL 0x38
 
-/* Control register and EFER bits the kernel sets (kernel/cpu_protect.c). */
+/* Control register and EFER bits the kernel sets (arch/x86/kernel/cpu_protect.c). */
 #define CR4_UMIP (1UL << 11)
 #define CR4_SMEP (1UL << 20)
 #define CR4_SMAP (1UL << 21)
@@ -21,7 +21,7 @@
  * stac and clac open and close a window in which the kernel may touch user
  * pages (SMAP): only the user-copy routines of mm/uaccess.S open it. Each
  * use is recorded in .smap_sites, so that on a CPU without SMAP, where the
- * two instructions do not exist, kernel/cpu_protect.c turns them into no-ops.
+ * two instructions do not exist, arch/x86/kernel/cpu_protect.c turns them into no-ops.
  */
 .macro ASM_STAC
 661:	stac

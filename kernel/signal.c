@@ -21,12 +21,12 @@
  * (prepare_return_to_user, Linux's get_signal): its own first, then the
  * process's; ignore, stop (a group stop: every thread of the process
  * stops, the last to stop tells the parent), terminate the process, or run
- * the user's handler on a frame that kernel/signal_frame.c builds. A
+ * the user's handler on a frame that arch/x86/kernel/signal_frame.c builds. A
  * blocking system call that sees signal_pending() returns -ERESTARTSYS (or
  * a cousin, see errno.h); here that becomes EINTR, or the call is
  * restarted by moving rip back over the syscall instruction.
  *
- * Faults (kernel/traps.c) come through force_sig_fault: a program cannot
+ * Faults (arch/x86/kernel/traps.c) come through force_sig_fault: a program cannot
  * block or ignore the signal of its own fault, since the faulting
  * instruction would only run again.
  */

@@ -2,7 +2,7 @@
  * syscall.c - the system call table and dispatcher.
  *
  * User code executes `syscall` with the number in rax and up to six
- * arguments in rdi, rsi, rdx, r10, r8, r9; kernel/entry.S saves them in a
+ * arguments in rdi, rsi, rdx, r10, r8, r9; arch/x86/kernel/entry.S saves them in a
  * trapframe and calls syscall_dispatch, which puts the result (or -errno)
  * back in rax. "strace" on the command line logs every call.
  */

@@ -4,7 +4,7 @@
  * Design notes:
  *  - mmap, brk and exec only create areas; a frame is allocated the first
  *    time a page is touched. The CPU raises a page fault (vector 14) with
- *    the address in CR2 and an error code; kernel/traps.c passes both to
+ *    the address in CR2 and an error code; arch/x86/kernel/traps.c passes both to
  *    handle_mm_fault, which either maps a zeroed frame (the access is then
  *    retried) or says no, and the caller kills the process (or, for a
  *    kernel access through copy_to_user & co, resumes at the -EFAULT exit).
@@ -52,7 +52,7 @@
  *    of the area that starts at or past the end of the file has no bytes
  *    to show: the access fails with -EIO, SIGBUS, as in Linux.
  *  - Copying needs a frame; when there is none, the fault fails with
- *    -ENOMEM (kernel/traps.c kills the process with SIGKILL, or a user
+ *    -ENOMEM (arch/x86/kernel/traps.c kills the process with SIGKILL, or a user
  *    copy fails with -EFAULT). Memory is never promised in advance.
  *  - Any other fault on a present page is a protection violation, unless
  *    the entry in fact allows the access (a stale TLB entry).

@@ -15,7 +15,7 @@
  *    a guard. Running into it faults; the CPU cannot even push the fault's
  *    frame on that stack, so the fault becomes a double fault, which runs
  *    on a stack of its own (the TSS's IST1) and reports the overflow as a
- *    clean oops (kernel/traps.c, kstack_guard_hit).
+ *    clean oops (arch/x86/kernel/traps.c, kstack_guard_hit).
  *  - Free slots are kept in a bitmap; a freed slot's pages are unmapped
  *    and their TLB entries dropped before the slot is reused.
  */

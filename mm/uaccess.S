@@ -5,7 +5,7 @@
  *  - mm/uaccess.c checks the address range, then calls one of these
  *    routines with the current process's page tables loaded. The routines
  *    simply load and store; a user page that is not there yet faults, and
- *    the page-fault handler (kernel/traps.c) tries demand paging first.
+ *    the page-fault handler (arch/x86/kernel/traps.c) tries demand paging first.
  *  - If the fault cannot be satisfied (a bad pointer), the handler asks
  *    uaccess_fixup(rip): for any rip between uaccess_begin and uaccess_end
  *    it resumes at uaccess_fault, which returns -EFAULT to the C caller.
@@ -14,7 +14,7 @@
  *  - SMAP: the kernel may touch user pages only between stac and clac
  *    (ASM_STAC/ASM_CLAC, include/x86.h): each routine opens the window on
  *    entry and closes it on every way out, the fault exit included. Any
- *    other kernel access to user memory is an oops (kernel/traps.c).
+ *    other kernel access to user memory is an oops (arch/x86/kernel/traps.c).
  *  - System V ABI: arguments in rdi, rsi, rdx; result in rax; rcx, rdx,
  *    rsi, rdi, r8-r11 may be clobbered; the direction flag is clear.
  */

@@ -15,7 +15,7 @@
 #    fork+exec+wait4 of a program with 8 MiB of read-only data untouched and
 #    read page by page (fault-around), of /true with 1000 arguments of 100
 #    bytes (copy_strings), of glibc's dynamic and static-pie programs and of
-#    musl's dynamic one (userland/kinds/quiet.c),
+#    musl's dynamic one (userland/elf/kinds/quiet.c),
 #  - when the initramfs has busybox, /bench M /bin/true again: Debian's
 #    2 MB static (glibc) busybox as the program,
 #  - when it has Debian's qemu-aarch64-static, the rows of

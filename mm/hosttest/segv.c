@@ -1,7 +1,7 @@
 /*
  * segv.c - the host test's stand-in for the page-fault handler's last step:
  * a SIGSEGV inside mm/uaccess.S resumes at uaccess_fixup(rip), as
- * kernel/traps.c does for a kernel-mode fault it cannot satisfy.
+ * arch/x86/kernel/traps.c does for a kernel-mode fault it cannot satisfy.
  *
  * This file is compiled with the host's headers only: the kernel's
  * include/signal.h (which test.c gets through sched.h) has the same name as

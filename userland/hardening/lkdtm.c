@@ -1,6 +1,6 @@
 /*
  * lkdtm - crash the kernel on purpose: writes its argument (EXEC_DATA,
- * ACCESS_USERSPACE, EXHAUST_STACK ...: see kernel/lkdtm.c) to
+ * ACCESS_USERSPACE, EXHAUST_STACK ...: see drivers/misc/lkdtm.c) to
  * /proc/provoke-crash, as "echo EXEC_DATA > .../provoke-crash" does on
  * Linux. The protection under test must stop the kernel with an oops.
  */

@@ -2,7 +2,7 @@
  * aslr.c - address space layout randomization, as Linux 6.1 does it on
  * x86-64, checked by running a program many times and looking at where
  * things landed (the program, /aslr_child-KIND, prints them: see
- * userland/kinds/aslr_child.c).
+ * userland/elf/kinds/aslr_child.c).
  *
  *   /aslr PROGRAM [ARG]       32 runs: for each address, how many
  *                             different values, whether all lie in the
