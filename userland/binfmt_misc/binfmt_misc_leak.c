@@ -12,7 +12,7 @@
  * 10 cycles warm up first.
  */
 #include "bm_common.h"
-#include <sys/sysinfo.h>
+#include "leakcheck.h"
 
 static const char *flags[] = { "", "P", "O", "F", "POCF" };
 
@@ -49,15 +49,6 @@ static void cycle(int i)
 		close(fd);
 }
 
-static long long free_kib(void)
-{
-	struct sysinfo si;
-
-	if (sysinfo(&si) < 0)
-		return -1;
-	return (long long)si.freeram * si.mem_unit / 1024;
-}
-
 int main(int argc, char *argv[])
 {
 	long n = argc > 1 ? atol(argv[1]) : 0;
@@ -81,11 +72,5 @@ int main(int argc, char *argv[])
 	for (long i = 0; i < n; i++)
 		cycle(i);
 	after = free_kib();
-	printf("free memory before and after %ld binfmt_misc cycles: ", n);
-	if (before == after)
-		printf("same\n");
-	else
-		printf("differs by %lld KiB (%lld KiB free before, %lld KiB after)\n",
-		       llabs(after - before), before, after);
-	return before == after ? 0 : 1;
+	return report_free(before, after, n, "binfmt_misc cycles");
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/sysinfo.h>
+#include "leakcheck.h"
 #include <unistd.h>
 
 static char *big;
@@ -33,15 +33,6 @@ static void round_of_failures(void)
 	syscall(SYS_execve, "/true", bad_argv, NULL);
 	syscall(SYS_execve, "/tmp/exec_leak.noint", argv, NULL);
 	syscall(SYS_execve, "./wrapper6", argv, NULL);
-}
-
-static long long free_kib(void)
-{
-	struct sysinfo si;
-
-	if (sysinfo(&si) < 0)
-		return -1;
-	return (long long)si.freeram * si.mem_unit / 1024;
 }
 
 int main(int argc, char *argv[])
@@ -70,13 +61,8 @@ int main(int argc, char *argv[])
 	for (long i = 0; i < n; i++)
 		round_of_failures();
 	after = free_kib();
-	printf("free memory before and after %ld rounds of failed execs: ", n);
-	if (before == after)
-		printf("same\n");
-	else
-		printf("differs by %lld KiB (%lld KiB free before, %lld KiB after)\n",
-		       llabs(after - before), before, after);
+	int leaked = report_free(before, after, n, "rounds of failed execs");
 	unlink("/tmp/exec_leak.empty");
 	unlink("/tmp/exec_leak.noint");
-	return before == after ? 0 : 1;
+	return leaked;
 }

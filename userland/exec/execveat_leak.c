@@ -13,19 +13,12 @@
  *   free memory before and after N rounds of execveat and fexecve: same
  */
 #include "exectest.h"
-#include <sys/sysinfo.h>
+#include "leakcheck.h"
 
 static char *argv_true[] = { "true", NULL };
 static char *envp[] = { NULL };
 static char **volatile bad_argv = (char **)8; /* a pointer that faults */
 static int root_fd, true_fd, script_fd, cloexec_script_fd, noexec_fd;
-
-static long long free_kib(void)
-{
-	struct sysinfo si;
-
-	return sysinfo(&si) < 0 ? -1 : (long long)si.freeram * si.mem_unit / 1024;
-}
 
 /* Run one exec in a child; it must exit 0. */
 static void child(int dfd, const char *path, int flags)
@@ -84,11 +77,6 @@ int main(int argc, char *argv[])
 	for (long i = 0; i < n; i++)
 		round_of_execs();
 	after = free_kib();
-	printf("free memory before and after %ld rounds of execveat and fexecve: ", n);
-	if (before == after)
-		printf("same\n");
-	else
-		printf("differs by %lld KiB (%lld KiB free before, %lld KiB after)\n",
-		       llabs(after - before), before, after);
+	report_free(before, after, n, "rounds of execveat and fexecve");
 	return 0;
 }

@@ -5,36 +5,17 @@
  * measures free memory, runs it N more times, measures again and prints
  *   free memory before and after N fork+exec+exit cycles: same
  * or "... differs by K KiB (...)". Free memory is sysinfo(2)'s
- * freeram * mem_unit, or /proc/meminfo's MemFree if sysinfo fails.
+ * freeram * mem_unit (leakcheck.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "leakcheck.h"
+
 extern char **environ;
-
-/* Free memory in KiB, or -1. */
-static long long free_kib(void)
-{
-	struct sysinfo si;
-	char line[256];
-	long long kib = -1;
-	FILE *f;
-
-	if (sysinfo(&si) == 0)
-		return (long long)si.freeram * si.mem_unit / 1024;
-	f = fopen("/proc/meminfo", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemFree: %lld kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib;
-}
 
 /* Run PROGRAM n times, one at a time. Returns 0, or -1 after a message. */
 static int run(long n, char *prog)
@@ -85,11 +66,5 @@ int main(int argc, char *argv[])
 	if (run(n, argv[2]) < 0)
 		return 1;
 	after = free_kib();
-	printf("free memory before and after %ld fork+exec+exit cycles: ", n);
-	if (after == before)
-		printf("same\n");
-	else
-		printf("differs by %lld KiB (%lld KiB free before, %lld KiB after)\n",
-		       llabs(after - before), before, after);
-	return after == before ? 0 : 1;
+	return report_free(before, after, n, "fork+exec+exit cycles");
 }
