@@ -13,6 +13,7 @@
 # initramfs is then made without busybox and tests/run.sh skips the tests
 # that need it. `rm -r DIR` tries again. BUSYBOX_PKG names another package.
 set -euo pipefail
+. "$(dirname "$0")/apt-download.sh"
 
 if [ $# != 1 ]; then
 	echo "usage: $0 DIR" >&2
@@ -41,16 +42,7 @@ command -v apt-get > /dev/null && command -v dpkg-deb > /dev/null ||
 echo "busybox: fetching Debian's $pkg" >&2
 rm -rf "$dir"
 mkdir -p "$dir/deb"
-# apt-get download writes into the current directory. The first try uses the
-# package lists as they are; if they are missing or stale, update them once.
-# (Quiet, as apt warns that root downloads "unsandboxed" into build/.)
-if ! (cd "$dir/deb" && apt-get download -qq "$pkg" 2> /dev/null); then
-	if [ "$(id -u)" = 0 ]; then
-		apt-get update -qq > /dev/null 2>&1 || true
-	fi
-	(cd "$dir/deb" && apt-get download -qq "$pkg" 2> /dev/null) ||
-		give_up "apt-get download $pkg failed (no network?)"
-fi
+apt_download "$dir/deb" "$pkg" || give_up "apt-get download $pkg failed (no network?)"
 
 debs=("$dir"/deb/*.deb)
 dpkg-deb -x "${debs[0]}" "$dir/root" || give_up "dpkg-deb -x ${debs[0]} failed"

@@ -14,6 +14,7 @@
 # DIR/unavailable, a warning is printed, and the script exits 0; the tests
 # that need these files are then skipped. `rm -r DIR` tries again.
 set -euo pipefail
+. "$(dirname "$0")/apt-download.sh"
 
 if [ $# -lt 2 ]; then
 	echo "usage: $0 DIR PACKAGE..." >&2
@@ -46,15 +47,7 @@ command -v apt-get > /dev/null && command -v dpkg-deb > /dev/null ||
 echo "debian: fetching ${pkgs[*]}" >&2
 rm -rf "$dir"
 mkdir -p "$dir/deb"
-# apt-get download writes into the current directory. The first try uses the
-# package lists as they are; if they are missing or stale, update them once.
-if ! (cd "$dir/deb" && apt-get download -qq "${pkgs[@]}" 2> /dev/null); then
-	if [ "$(id -u)" = 0 ]; then
-		apt-get update -qq > /dev/null 2>&1 || true
-	fi
-	(cd "$dir/deb" && apt-get download -qq "${pkgs[@]}" 2> /dev/null) ||
-		give_up "apt-get download ${pkgs[*]} failed (no network?)"
-fi
+apt_download "$dir/deb" "${pkgs[@]}" || give_up "apt-get download ${pkgs[*]} failed (no network?)"
 
 : > "$dir/versions.tmp"
 for deb in "$dir"/deb/*.deb; do

@@ -19,6 +19,7 @@
 # 0: the initramfs is made without it and tests/run.sh skips the tests
 # that need it (their .requires). `rm -r DIR` tries again.
 set -euo pipefail
+. "$(dirname "$0")/apt-download.sh"
 
 if [ $# != 1 ]; then
 	echo "usage: $0 DIR" >&2
@@ -49,13 +50,7 @@ command -v apt-get > /dev/null && command -v dpkg-deb > /dev/null ||
 echo "qemu-user: fetching Debian's $pkg" >&2
 rm -rf "$dir"
 mkdir -p "$dir/deb"
-if ! (cd "$dir/deb" && apt-get download -qq "$pkg" 2> /dev/null); then
-	if [ "$(id -u)" = 0 ]; then
-		apt-get update -qq > /dev/null 2>&1 || true
-	fi
-	(cd "$dir/deb" && apt-get download -qq "$pkg" 2> /dev/null) ||
-		give_up "apt-get download $pkg failed (no network?)"
-fi
+apt_download "$dir/deb" "$pkg" || give_up "apt-get download $pkg failed (no network?)"
 
 debs=("$dir"/deb/*.deb)
 dpkg-deb -x "${debs[0]}" "$dir/root" || give_up "dpkg-deb -x ${debs[0]} failed"

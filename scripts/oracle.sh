@@ -17,6 +17,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+. scripts/apt-download.sh
 dir=build/oracle
 update=0
 pending=()
@@ -48,8 +49,7 @@ fetch() {
 	echo "oracle: fetching $pkg" >&2
 	rm -rf "$dir"
 	mkdir -p "$dir/deb"
-	(cd "$dir/deb" && apt-get download -qq "$pkg" 2>/dev/null) ||
-		(cd "$dir/deb" && apt-get update -qq && apt-get download -qq "$pkg")
+	apt_download "$dir/deb" "$pkg" || { echo "oracle: apt-get download $pkg failed" >&2; exit 1; }
 	dpkg-deb -x "$dir"/deb/*.deb "$dir/root"
 
 	# The bzImage holds an XZ stream (magic FD 37 7A 58 5A 00): the vmlinux.
