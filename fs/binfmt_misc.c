@@ -259,22 +259,6 @@ static struct linux_binfmt misc_format = {
  * Parsing a registration (create_entry and its helpers).
  * ------------------------------------------------------------------------ */
 
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static int hex_to_bin(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * A magic or mask field: from s up to the delimiter, which becomes a NUL.
  * Every "\x" must be followed by two hex digits. Returns where the next
@@ -288,9 +272,9 @@ static char *scanarg(char *s, char del)
 	while ((c = *s++) != del) {
 		if (c == '\\' && *s == 'x') {
 			s++;
-			if (!is_hex(*s++))
+			if (hex_to_bin(*s++) < 0)
 				return NULL;
-			if (!is_hex(*s++))
+			if (hex_to_bin(*s++) < 0)
 				return NULL;
 		}
 	}

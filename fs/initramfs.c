@@ -55,17 +55,6 @@ struct unpacker {
 
 /* ---- parsing ------------------------------------------------------------------ */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parse the header at p (CPIO_HEADER_SIZE bytes available). NULL or the error. */
 static const char *parse_header(const char *p, struct cpio_header *h)
 {
@@ -77,7 +66,7 @@ static const char *parse_header(const char *p, struct cpio_header *h)
 	for (int f = 0; f < CPIO_FIELDS; f++) {
 		uint64_t v = 0;
 		for (int k = 0; k < 8; k++) {
-			int d = hexval(*p++);
+			int d = hex_to_bin(*p++);
 			if (d < 0)
 				return "broken header";
 			v = v << 4 | d;

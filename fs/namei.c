@@ -315,6 +315,24 @@ restart:
 }
 
 /*
+ * Follow link, the last component (its reference is dropped): a magic link
+ * jumps to its target (1, with *target), any other has its text walked in
+ * place of the component (0: the new last component is to be looked up),
+ * or -errno.
+ */
+static int follow_last_link(struct nameidata *nd, struct dentry *link, struct dentry **target)
+{
+	int err = nd_jump_link(nd, link, target);
+
+	if (!err)
+		err = nd_splice_link(nd, link, nd->trailing_slash ? "/" : "");
+	dput(link);
+	if (!err)
+		err = link_path_walk(nd);
+	return err;
+}
+
+/*
  * Resolve the last component for a lookup. With follow, a final symlink is
  * followed (and always when the path ends in "/"). Returns the dentry in
  * *result with a reference.
@@ -338,19 +356,9 @@ static int lookup_last(struct nameidata *nd, unsigned int flags, struct dentry *
 			return -ENOENT;
 		if (S_ISLNK(d->d_inode->i_mode) &&
 		    ((flags & LOOKUP_FOLLOW) || nd->trailing_slash)) {
-			struct dentry *target;
-
-			err = nd_jump_link(nd, d, &target);
-			if (err > 0) {
-				dput(d);
-				d = target;
+			err = follow_last_link(nd, d, &d);
+			if (err > 0)
 				break;
-			}
-			if (!err)
-				err = nd_splice_link(nd, d, nd->trailing_slash ? "/" : "");
-			dput(d);
-			if (!err)
-				err = link_path_walk(nd);
 			if (err)
 				return err;
 			continue;
@@ -1037,23 +1045,13 @@ static int open_last(struct nameidata *nd, int flags, mode_t mode,
 			return -EEXIST;
 		}
 		if (S_ISLNK(d->d_inode->i_mode) && !(flags & O_PATH && flags & O_NOFOLLOW)) {
-			struct dentry *target;
-
 			if ((flags & O_NOFOLLOW) && !nd->trailing_slash) {
 				dput(d);
 				return -ELOOP;
 			}
-			err = nd_jump_link(nd, d, &target);
-			if (err > 0) {
-				dput(d);
-				d = target;
+			err = follow_last_link(nd, d, &d);
+			if (err > 0)
 				break;
-			}
-			if (!err)
-				err = nd_splice_link(nd, d, nd->trailing_slash ? "/" : "");
-			dput(d);
-			if (!err)
-				err = link_path_walk(nd);
 			if (err)
 				return err;
 			continue;

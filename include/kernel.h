@@ -46,6 +46,18 @@ typedef int pid_t;
 #define __packed __attribute__((packed))
 #define __unused __attribute__((unused))
 
+/* The value of one hex digit, or -1 if c is not one (as Linux's). */
+static inline int hex_to_bin(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /*
  * printk levels, as Linux: a message starts with KERN_xxx. With "quiet" on
  * the command line only messages more urgent than KERN_WARNING reach the
