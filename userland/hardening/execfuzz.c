@@ -41,10 +41,11 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "leakcheck.h"
 
 #define SCRATCH "/tmp/execfuzz"
 #define USER_UID 1000
@@ -379,25 +380,6 @@ static void scratch_make(void)
 	write_file(SCRATCH "/hello", seeds[1].size, 0755);
 }
 
-static long free_kib(void)
-{
-	struct sysinfo si;
-	return sysinfo(&si) ? -1 : (long)(si.freeram * si.mem_unit / 1024);
-}
-
-static long settled_free_kib(void)
-{
-	long kib = free_kib();
-	for (int i = 0; i < 10; i++) {
-		usleep(20000);
-		long again = free_kib();
-		if (again == kib)
-			break;
-		kib = again;
-	}
-	return kib;
-}
-
 static void run(uint64_t seed, long execs)
 {
 	rng = seed;
@@ -469,6 +451,7 @@ int main(int argc, char *argv[])
 	run(seed + 1000, 100); /* warm-up */
 	memset(outcomes, 0, sizeof(outcomes));
 	bm_written = bm_taken = 0;
+	warm_stack();
 	long before = settled_free_kib();
 	run(seed, execs);
 	long after = settled_free_kib();

@@ -48,10 +48,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
-#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "leakcheck.h"
 
 #define SCRATCH "/tmp/sysfuzz"
 #define REPORT_FD 200           /* a batch reports its progress here */
@@ -552,26 +553,6 @@ static long meminfo(const char *name)
 	return kb;
 }
 
-static long free_kib(void)
-{
-	struct sysinfo si;
-	return sysinfo(&si) ? -1 : (long)(si.freeram * si.mem_unit / 1024);
-}
-
-/* Free memory once the last exits have been cleaned up. */
-static long settled_free_kib(void)
-{
-	long kib = free_kib();
-	for (int i = 0; i < 10; i++) {
-		usleep(20000);
-		long again = free_kib();
-		if (again == kib)
-			break;
-		kib = again;
-	}
-	return kib;
-}
-
 static long run(uint64_t seed, long calls, int procs)
 {
 	long done;
@@ -624,16 +605,18 @@ int main(int argc, char *argv[])
 	printf("sysfuzz: seed %llu, %ld calls in %d processes (root, then uid %d, in %s)\n",
 	       (unsigned long long)seed, calls, procs, USER_UID, SCRATCH);
 	run(seed + 1000, procs * 200, procs);          /* warm-up */
-	long before = settled_free_kib();
 	long slab = meminfo("Slab"), pt = meminfo("PageTables"), ks = meminfo("KernelStack");
+	long shmem = meminfo("Shmem");
+	warm_stack();
+	long before = settled_free_kib();
 	long done = run(seed, calls, procs);
 	long after = settled_free_kib();
 	/* Where the memory went, for -v and whenever it did not come back. */
 	if (verbose || after != before) {
 		fprintf(stderr, "sysfuzz: %ld calls made; free %ld KiB before, %ld after\n", done, before, after);
 		fprintf(stderr, "sysfuzz: Slab %ld -> %ld kB, PageTables %ld -> %ld kB, KernelStack %ld -> %ld kB, "
-			"Shmem %ld kB\n", slab, meminfo("Slab"), pt, meminfo("PageTables"), ks,
-			meminfo("KernelStack"), meminfo("Shmem"));
+			"Shmem %ld -> %ld kB\n", slab, meminfo("Slab"), pt, meminfo("PageTables"), ks,
+			meminfo("KernelStack"), shmem, meminfo("Shmem"));
 	}
 	if (done < calls)
 		printf("sysfuzz: only %ld calls made\n", done);

@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "leakcheck.h"
 
 #define PAGE 4096
 #ifndef MADV_POPULATE_READ
@@ -27,24 +28,6 @@
 /* The linker's marks around this program's image (its segments follow
  * each other with no gap). */
 extern char __executable_start[], end[];
-
-/* Touch the stack this program will use later (printf's frames): where
- * the stack starts within its page is random, so without this the first
- * printf after "before" sometimes needs one more stack page. */
-static void warm_stack(void)
-{
-	volatile char area[32 * 1024];
-	for (size_t i = 0; i < sizeof area; i += 256)
-		area[i] = 0;
-}
-
-static unsigned long free_kib(void)
-{
-	struct sysinfo si;
-	if (sysinfo(&si) != 0)
-		return 0;
-	return si.freeram * si.mem_unit / 1024;
-}
 
 int main(void)
 {
@@ -64,7 +47,7 @@ int main(void)
 		_exit(0);
 	waitpid(warm, NULL, 0);
 	warm_stack();
-	unsigned long before = free_kib();
+	long long before = free_kib();
 	unsigned char *mem = malloc(size);
 	if (!mem) {
 		printf("cowoom: no memory for the block\n");
@@ -100,10 +83,10 @@ int main(void)
 	}
 	printf("cowoom: the parent's pages %s, and writable\n", intact ? "intact" : "CHANGED");
 	free(mem);
-	unsigned long after = free_kib();
+	long long after = free_kib();
 	if (after == before)
 		printf("cowoom: free memory as before\n");
 	else
-		printf("cowoom: free memory differs by %ld KiB\n", (long)after - (long)before);
+		printf("cowoom: free memory differs by %lld KiB\n", after - before);
 	return 0;
 }
