@@ -10,7 +10,16 @@
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
 #   make fuzz       the host fuzzers of the kernel's parsers, FUZZ_RUNS
 #                   iterations each (tests/fuzz/)
+#   make lab LAB=NN DEST=dir    write lab NN's starter tree (labs/)
+#   make grade [LAB=NN]         grade one lab, or all: "Score: X/Y",
+#                   build/grade.xml (JUnit)
+#   make handin LAB=NN          build/handin-labNN.tar.gz: the diff
+#                   since the starter and the answers
+#   make check-labs every starter builds and fails only its lab's tests
+#                   (make test runs it first; CHECK_LABS=no skips it)
 #
+# make test SHARD=k/n runs every n-th QEMU case from the k-th (a CI matrix
+# of n machines); the results also go to build/test.xml (JUnit).
 # CROSS=x86_64-elf- selects a cross toolchain; the default is the host's.
 # MODULES=y builds the formats Linux lets be modules (binfmt_script,
 # binfmt_misc) as loadable modules instead of into the kernel; that build
@@ -132,7 +141,8 @@ QEMU_MACHINE += -cpu host
 endif
 QEMU_FLAGS := $(QEMU_MACHINE) $(CONSOLE)
 
-.PHONY: all kernel modules userland initramfs iso run run-kernel test unit bench oracle gdb setup clean fuzz
+.PHONY: all kernel modules userland initramfs iso run run-kernel test unit bench oracle gdb setup clean fuzz \
+	lab grade handin check-labs
 all: kernel modules userland initramfs
 
 kernel: $(B)/kernel
@@ -400,11 +410,35 @@ run-kernel: all
 	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(RUN_INITRD) -append "$(RUN_APPEND)"
 
 # The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
+# The labs' starter trees are checked first (on the first shard only).
+SHARD ?=
+CHECK_LABS ?= $(if $(filter-out 1/%,$(SHARD)),no,yes)
 test: setup
 	$(MAKE) all
 	$(MAKE) all MODULES=y
 	$(MAKE) unit
-	SANITIZE="$(SANITIZE)" tests/run.sh
+ifeq ($(CHECK_LABS),yes)
+	$(if $(SANITIZE),,scripts/check-labs.sh)
+	scripts/gdb/selftest.sh
+endif
+	SANITIZE="$(SANITIZE)" SHARD="$(SHARD)" tests/run.sh
+
+# ---- the labs (labs/README.md) ----
+LAB ?=
+DEST ?=
+lab:
+	@test -n "$(LAB)" -a -n "$(DEST)" || { echo "usage: make lab LAB=NN DEST=dir" >&2; exit 2; }
+	scripts/mklab.sh $(LAB) $(DEST)
+
+grade: all
+	scripts/grade.sh $(LAB)
+
+handin:
+	@test -n "$(LAB)" || { echo "usage: make handin LAB=NN" >&2; exit 2; }
+	scripts/handin.sh $(LAB)
+
+check-labs: all
+	scripts/check-labs.sh $(LAB)
 
 # Host-side unit tests: mm/ and fs/ compiled as ordinary programs (fs/'s
 # compares its system calls with the real Linux ones on this machine).
@@ -426,10 +460,14 @@ oracle: all
 
 # QEMU waits for gdb (-S) with its gdbstub on :1234; gdb has the terminal,
 # so the serial console goes to $(B)/serial.log (tail -f it elsewhere).
+# gdb loads scripts/gdb/execve.py: lx-ps, lx-pagetables, lx-pte, lx-bprm.
+# GDB_ARGS adds gdb options, e.g. GDB_ARGS="-ex 'break load_script'".
+GDB_ARGS ?=
 gdb: all
 	$(QEMU) $(QEMU_MACHINE) -serial file:$(B)/serial.log -kernel $(B)/kernel \
 		-initrd $(B)/initramfs.cpio -append "$(APPEND)" -s -S & \
-	gdb -q $(B)/kernel -ex 'target remote :1234'; kill %1 2>/dev/null || true
+	gdb -q $(B)/kernel -x scripts/gdb/execve.py -ex 'target remote :1234' $(GDB_ARGS); \
+		kill %1 2>/dev/null || true
 
 clean:
 	rm -rf $(B)

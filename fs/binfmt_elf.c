@@ -348,6 +348,7 @@ static uint64_t elf_load(struct file *filep, uint64_t addr, const Elf64_Phdr *ep
  * The interpreter.
  * ------------------------------------------------------------------------ */
 
+/* LAB 06: BEGIN load_elf_interp */
 /*
  * Map the interpreter (ld.so) where mmap puts it: the whole image at once,
  * then each segment in place, with its bss. Returns its load address (what
@@ -410,6 +411,17 @@ static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *in
 out:
 	return error;
 }
+/* LAB 06: ELSE
+static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *interpreter,
+				uint64_t no_base, const Elf64_Phdr *interp_elf_phdata)
+{
+	(void)interp_elf_ex;
+	(void)interpreter;
+	(void)no_base;
+	(void)interp_elf_phdata;
+	return -ENOEXEC;
+}
+   LAB 06: END */
 
 /* ------------------------------------------------------------------------
  * The program.
@@ -559,12 +571,16 @@ static int load_elf_binary(struct linux_binprm *bprm)
 			}
 			alignment = maximum_alignment(elf_phdata, elf_ex->e_phnum);
 			if (interpreter) {
+				/* LAB 06: BEGIN the load bias of a PIE */
 				load_bias = ELF_ET_DYN_BASE;
 				if (current->flags & PF_RANDOMIZE)
 					load_bias += arch_mmap_rnd();
 				if (alignment)
 					load_bias &= ~(alignment - 1);
 				elf_flags = MAP_FIXED_NOREPLACE;
+				/* LAB 06: ELSE
+				load_bias = 0;
+				   LAB 06: END */
 			} else if (alignment > ELF_MIN_ALIGN) {
 				/* A loader that asks for a large alignment:
 				 * see where mmap would put the image, then
@@ -640,8 +656,10 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	if (interpreter) {
 		elf_entry = load_elf_interp(interp_elf_ex, interpreter, load_bias, interp_elf_phdata);
 		if (!BAD_ADDR(elf_entry)) {
+			/* LAB 06: BEGIN AT_BASE and the interpreter's entry */
 			interp_load_addr = elf_entry;
 			elf_entry += interp_elf_ex->e_entry;
+			/* LAB 06: END */
 		}
 		if (BAD_ADDR(elf_entry)) {
 			retval = elf_entry >= (uint64_t)-4095 ? (int)(int64_t)elf_entry : -EINVAL;
@@ -793,6 +811,7 @@ static int put_string_pointers(struct mm *mm, uint64_t *sp, uint64_t *p, int cou
 	return 0;
 }
 
+/* LAB 03: BEGIN elf_hwcap */
 /* CPUID leaf 1, EDX: the feature bits Linux passes as AT_HWCAP. */
 static uint32_t elf_hwcap(void)
 {
@@ -801,6 +820,7 @@ static uint32_t elf_hwcap(void)
 	__asm__ volatile("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));
 	return edx;
 }
+/* LAB 03: END */
 
 /*
  * Finish the new stack and lay out what the program finds at rsp. From the
@@ -828,12 +848,14 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 {
 	struct mm *mm = current->mm;
 	uint64_t p = bprm->p;
-	uint64_t u_platform, u_rand_bytes, sp, items;
-	uint64_t k_rand_bytes[2];
+	uint64_t sp, items;
 	uint64_t *elf_info = mm->saved_auxv;
 	int ei_index = 0, argc = bprm->argc, envc = bprm->envc, err;
 
 	p = arch_align_stack(p);
+
+	/* LAB 03: BEGIN the platform string, the random bytes, the auxiliary vector */
+	uint64_t u_platform, u_rand_bytes, k_rand_bytes[2];
 
 	u_platform = p -= sizeof(ELF_PLATFORM);
 	if (copy_to_user((void __user *)u_platform, ELF_PLATFORM, sizeof(ELF_PLATFORM)))
@@ -881,6 +903,18 @@ static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 	/* AT_NULL, and zeros to the end of saved_auxv. */
 	memset(&elf_info[ei_index], 0, sizeof(mm->saved_auxv) - ei_index * sizeof(uint64_t));
 	ei_index += 2;
+/* LAB 03: ELSE: only what a C library needs to start, and no random bytes
+	uint64_t zeros[2] = { 0, 0 }, u_rand_bytes = p -= sizeof(zeros);
+
+	if (copy_to_user((void __user *)u_rand_bytes, zeros, sizeof(zeros)))
+		return -EFAULT;
+	uint64_t aux[] = { AT_PHDR, phdr_addr, AT_PHENT, sizeof(Elf64_Phdr), AT_PHNUM,
+			   exec->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_BASE, interp_load_addr,
+			   AT_ENTRY, e_entry, AT_RANDOM, u_rand_bytes, AT_NULL, 0 };
+	memset(elf_info, 0, sizeof(mm->saved_auxv));
+	memcpy(elf_info, aux, sizeof(aux));
+	ei_index = sizeof(aux) / sizeof(aux[0]);
+   LAB 03: END */
 
 	/* Room for the vector, then for argc and the two arrays with their
 	 * NULLs, rounded down so that rsp (at argc) is 16-byte aligned. */

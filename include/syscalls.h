@@ -80,6 +80,9 @@
 	X(97, getrlimit) X(160, setrlimit) X(302, prlimit64) X(100, times)     \
 	X(98, getrusage) X(157, prctl) X(273, set_robust_list) X(309, getcpu)  \
 	X(274, get_robust_list)                                                \
+	/* LAB 01: BEGIN */                                                     \
+	X(204, sched_getaffinity)                                              \
+	/* LAB 01: END */                                                       \
 	/* kernel/exec_domain.c */                                             \
 	X(135, personality)                                                    \
 	/* kernel/time/sys_time.c */                                            \

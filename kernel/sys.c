@@ -36,6 +36,31 @@ long sys_getcpu(unsigned __user *cpu, unsigned __user *node, void __user *unused
 	return 0;
 }
 
+/* LAB 01: BEGIN sched_getaffinity */
+/*
+ * sched_getaffinity(2): the CPUs a thread may run on, as a bit mask of
+ * unsigned longs. We have one CPU, so the mask is bit 0 and its size
+ * (Linux's cpumask_size) is one unsigned long. The call returns how many
+ * bytes it wrote; len must hold every CPU and be a multiple of the word.
+ */
+#define NR_CPU_IDS 1
+#define CPUMASK_SIZE sizeof(unsigned long)
+
+long sys_sched_getaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr)
+{
+	unsigned long mask = 1; /* CPU 0 */
+	unsigned int retlen = MIN(len, CPUMASK_SIZE);
+
+	if (len * 8 < NR_CPU_IDS || (len & (sizeof(unsigned long) - 1)))
+		return -EINVAL;
+	if (pid < 0 || (pid && !find_task(pid)))
+		return -ESRCH;
+	if (copy_to_user(user_mask_ptr, &mask, retlen))
+		return -EFAULT;
+	return retlen;
+}
+/* LAB 01: END */
+
 long sys_sched_yield(void)
 {
 	schedule();

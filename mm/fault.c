@@ -202,6 +202,7 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
 
 int unshare_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte)
 {
+	/* LAB 05: BEGIN unshare_page */
 	void *page = pte_page(*pte);
 	if (page_count(page) > 1) {
 		/* Shared: copy it. The other owners keep the old frame. */
@@ -216,6 +217,16 @@ int unshare_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte)
 	*pte = virt_to_phys(page) | vm_pte_flags(v->flags);
 	tlb_flush_range(mm->pml4, va, va + PAGE_SIZE);
 	return 0;
+	/* LAB 05: ELSE: always copy, and never let go of the shared page
+	void *copy = alloc_page_nozero();
+
+	if (!copy)
+		return -ENOMEM;
+	copy_page(copy, pte_page(*pte));
+	*pte = virt_to_phys(copy) | vm_pte_flags(v->flags);
+	tlb_flush_range(mm->pml4, va, va + PAGE_SIZE);
+	return 0;
+	   LAB 05: END */
 }
 
 /* May an access of this kind (fault error code) touch area v? */

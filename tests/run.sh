@@ -62,7 +62,10 @@
 # CASES (default tests/cases), TIMEOUT (seconds a boot may take, default 120),
 # INPUT_WAIT (seconds a <wait> of NAME.input may take, default 60),
 # APPEND_EXTRA (kernel words added to every test's, e.g. "strace": then
-# build/test-logs/NAME.log shows every system call and its result).
+# build/test-logs/NAME.log shows every system call and its result),
+# SHARD=k/n (run only every n-th case, those whose index in the sorted
+# list is k-1 modulo n: n CI machines split the suite), JUNIT (the JUnit
+# XML report written at the end, default build/test.xml; empty: none).
 set -euo pipefail
 
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -76,6 +79,8 @@ ORACLE=${ORACLE:-0}
 UPDATE=${UPDATE:-0}
 TIMEOUT=${TIMEOUT:-120}
 DEFAULT_APPEND="console=ttyS0 quiet"
+JUNIT=${JUNIT-build/test.xml}
+SHARD=${SHARD:-}
 export CASES ACCEL KERNEL INITRD LOG_DIR ORACLE UPDATE TIMEOUT
 
 # The words of a file, on one line.
@@ -109,6 +114,7 @@ run_one() {
 	local timeout=$TIMEOUT mem=256M
 	[ -f "$base.timeout" ] && timeout=$(words "$base.timeout")
 	[ "$ORACLE" != 1 ] && [ -f "$base.mem" ] && mem=$(words "$base.mem")
+	local started=$SECONDS
 	local qemu=(timeout "$timeout" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
 		-m "$mem" -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
 		-serial stdio -display none -no-reboot
@@ -133,6 +139,7 @@ run_one() {
 		"${qemu[@]}" < /dev/null > "$log.log" 2> "$log.stderr" || status=$?
 	fi
 
+	echo $((SECONDS - started)) > "$log.time"
 	tr -d '\r' < "$log.log" | { grep -Ev '^\[ *[0-9]+\.[0-9]+\] ' || true; } > "$log.out"
 
 	if [ "$ORACLE" != 1 ] && [ -f "$base.status" ]; then
@@ -266,18 +273,35 @@ no_busybox_reason() {
 	true
 }
 
+# SHARD=k/n: every n-th case, from the k-th.
+if [ -n "$SHARD" ]; then
+	if ! [[ $SHARD =~ ^([0-9]+)/([0-9]+)$ ]] || [ "${BASH_REMATCH[1]}" -lt 1 ] ||
+		[ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+		echo "run.sh: SHARD must be k/n with 1 <= k <= n, not '$SHARD'" >&2
+		exit 2
+	fi
+	k=${BASH_REMATCH[1]} shards=${BASH_REMATCH[2]} all=("${names[@]}") names=()
+	for i in "${!all[@]}"; do
+		[ $((i % shards)) = $((k - 1)) ] && names+=("${all[$i]}")
+	done
+	echo "shard $SHARD: ${#names[@]} of ${#all[@]} cases"
+fi
+
 mkdir -p "$LOG_DIR"
 todo=()
 skipped=0
+declare -A skip_reason=()
 for n in "${names[@]}"; do
-	rm -f "$LOG_DIR/$n".{log,out,diff,stderr,result}
+	rm -f "$LOG_DIR/$n".{log,out,diff,stderr,result,time}
 	lack=$(missing "$n")
 	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
 		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
 	elif [ -n "$(sanitize_mismatch "$n")" ]; then
-		echo "SKIP $n ($(sanitize_mismatch "$n"))"
+		skip_reason[$n]=$(sanitize_mismatch "$n")
+		echo "SKIP $n (${skip_reason[$n]})"
 		skipped=$((skipped + 1))
 	elif [ -n "$lack" ]; then
+		skip_reason[$n]=$lack
 		echo "SKIP $n ($lack)"
 		skipped=$((skipped + 1))
 	else
@@ -297,6 +321,15 @@ for n in "${todo[@]}"; do
 		failed=$((failed + 1))
 	fi
 done
+if [ -n "$JUNIT" ] && [ "$ORACLE" != 1 ]; then
+	for n in "${!skip_reason[@]}"; do
+		echo "SKIP $n (${skip_reason[$n]})" > "$LOG_DIR/$n.result"
+	done
+	mkdir -p "$(dirname "$JUNIT")"
+	for n in "${names[@]}"; do
+		echo "tests $n $LOG_DIR"
+	done | scripts/junit.py > "$JUNIT"
+fi
 if [ "$skipped" = 0 ]; then
 	echo "$passed passed, $failed failed"
 else

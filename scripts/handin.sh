@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# handin.sh NN - pack a student's work on lab NN (make handin LAB=NN):
+# build/handin-labNN.tar.gz holds
+#   labNN.diff    the changes since the starter commit (git diff against
+#                 the commit in .lab-starter, which make lab wrote; files
+#                 not yet added to git are included too)
+#   answers.md    the answers to the handout's questions
+#                 (labs/NN-name/answers.md)
+#   grade.txt     what make grade LAB=NN said, if it was run last
+# Run it in the starter tree that `make lab LAB=NN DEST=dir` made.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+lab=${1:-}
+if ! [[ $lab =~ ^[0-9][0-9]$ ]]; then
+	echo "usage: make handin LAB=NN" >&2
+	exit 2
+fi
+dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1)
+dir=${dir%/}
+[ -n "$dir" ] || { echo "handin: no lab $lab in labs/" >&2; exit 2; }
+if [ ! -f .lab-starter ] || ! git rev-parse -q --verify "$(cat .lab-starter)^{commit}" > /dev/null; then
+	echo "handin: no starter commit (.lab-starter): run this in the tree that" >&2
+	echo "        'make lab LAB=$lab DEST=dir' wrote" >&2
+	exit 2
+fi
+starter=$(cat .lab-starter)
+if [ ! -s "$dir/answers.md" ]; then
+	echo "handin: $dir/answers.md is missing or empty: answer the handout's questions there" >&2
+	exit 2
+fi
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir "$stage/lab$lab"
+# New files count too: intent-to-add makes them part of the diff without
+# staging their contents.
+git ls-files -z --others --exclude-standard | xargs -0 -r git add -N
+git diff "$starter" -- . ':(exclude)'"$dir/answers.md" > "$stage/lab$lab/lab$lab.diff"
+cp "$dir/answers.md" "$stage/lab$lab/answers.md"
+[ -f build/grade-logs/lab"$lab".score ] && cp build/grade-logs/lab"$lab".score "$stage/lab$lab/grade.txt"
+mkdir -p build
+tar -C "$stage" -czf "build/handin-lab$lab.tar.gz" "lab$lab"
+echo "build/handin-lab$lab.tar.gz: $(grep -c '^diff --git' "$stage/lab$lab/lab$lab.diff" || true) files changed since the starter, and $dir/answers.md"
+[ -s "$stage/lab$lab/lab$lab.diff" ] || echo "handin: warning: no change since the starter" >&2
