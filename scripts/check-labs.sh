@@ -11,8 +11,12 @@
 #   - the lab's own graded tests FAIL, and none with a kernel panic or
 #     oops (a placeholder fails cleanly: an errno, a wrong output);
 #   - every other lab's graded tests PASS.
-# One line a lab, then "labs: N starters right, N wrong"; exit status 1 if
-# any is wrong. Run `make` first. Environment: JOBS, TIMEOUT (as run.sh).
+# Each run's JUnit report must parse and agree. Then make grade itself is
+# checked: on this tree, full marks and exit status 0; on the first lab's
+# starter, no marks and exit status 1; build/grade.xml parses, with the
+# failures it should have.
+# One line a check, then "labs: N checks right, N wrong"; exit status 1
+# if any is wrong. Run `make` first. Environment: JOBS, TIMEOUT (as run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,7 +64,7 @@ for lab in "${labs[@]}"; do
 		wrong=$((wrong + 1))
 		continue
 	fi
-	KERNEL=$tree/build/kernel LOG_DIR=$logs JUNIT= tests/run.sh "${all_tests[@]}" \
+	KERNEL=$tree/build/kernel LOG_DIR=$logs JUNIT=$logs/test.xml tests/run.sh "${all_tests[@]}" \
 		> "$top/$lab.tests.log" 2>&1 || true
 	own=0 others=0
 	while read -r owner name; do
@@ -82,6 +86,13 @@ for lab in "${labs[@]}"; do
 			esac
 		fi
 	done < <(graded)
+	# The run's JUnit report parses, and counts what the results say.
+	junit=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find("testsuite")
+print(s.get("tests"), s.get("failures"))' "$logs/test.xml" 2>&1) || junit="unreadable: $junit"
+	[ "$junit" = "${#all_tests[@]} $own" ] ||
+		problems+=("its JUnit report $logs/test.xml says $junit, not ${#all_tests[@]} tests, $own failures")
 	if [ ${#problems[@]} = 0 ]; then
 		echo "PASS lab $lab: the starter compiles, its $own graded tests fail without a panic, the other labs' $others pass ($((SECONDS - start)) s)"
 		right=$((right + 1))
@@ -92,5 +103,41 @@ for lab in "${labs[@]}"; do
 		wrong=$((wrong + 1))
 	fi
 done
-echo "labs: $right starters right, $wrong wrong"
+
+# make grade: its lines, score, exit status and JUnit report, on this tree
+# (full marks) and on the first lab's starter (none).
+check_grade() { # TAG KERNEL WANT_STATUS WANT_SCORE_LINE WANT_FAILURES LAB...
+	local xml=$top/grade-$1.xml kernel=$2 want_status=$3 want_line=$4 want_failures=$5 status=0 out
+	shift 5
+	out=$(KERNEL=$kernel GRADE_LOGS=$top/grade-logs GRADE_XML=$xml scripts/grade.sh "$@" 2>&1) || status=$?
+	local problems=()
+	[ "$status" = "$want_status" ] || problems+=("exit status $status, expected $want_status")
+	grep -qE -- "^$want_line( |\$)" <<< "$out" || problems+=("no line '$want_line'")
+	grep -qE '^  (PASS|FAIL|SKIP)  [a-z0-9_]+ +[0-9]+/[0-9]+' <<< "$out" || problems+=("no test lines")
+	local failures
+	failures=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+print(sum(int(s.get("failures")) for s in ET.parse(sys.argv[1]).getroot()))' "$xml" 2>&1) ||
+		failures="unreadable: $failures"
+	[ "$failures" = "$want_failures" ] || problems+=("$xml counts $failures failures, not $want_failures")
+	if [ ${#problems[@]} = 0 ]; then
+		echo "PASS make grade ${*:-(every lab)} on $kernel: '$want_line', exit status $want_status, $xml parses"
+		right=$((right + 1))
+	else
+		echo "FAIL make grade ${*:-(every lab)} on $kernel:"
+		printf '    %s
+' "${problems[@]}"
+		sed 's/^/    | /' <<< "$out"
+		wrong=$((wrong + 1))
+	fi
+}
+first=${labs[0]}
+first_points=$(awk '!/^#/ && NF { p += $2 } END { print p }' labs/"$first"-*/grade.txt)
+first_tests=$(awk '!/^#/ && NF { n++ } END { print n }' labs/"$first"-*/grade.txt)
+all_points=$(cat labs/[0-9][0-9]-*/grade.txt | awk '!/^#/ && NF { p += $2 } END { print p }')
+check_grade full build/kernel 0 "Total: $all_points/$all_points" 0
+if [ -f "$top/$first/build/kernel" ]; then
+	check_grade "starter-$first" "$top/$first/build/kernel" 1 "Score: 0/$first_points" "$first_tests" "$first"
+fi
+echo "labs: $right checks right, $wrong wrong"
 [ "$wrong" = 0 ]

@@ -16,7 +16,8 @@
 # The results go to build/grade.xml too (JUnit, one testsuite a lab, the
 # points as a property of each test). Exit status 1 below full marks.
 # Run `make` first (make grade does). Environment: KERNEL, JOBS, as
-# tests/run.sh's; GRADE_XML (default build/grade.xml).
+# tests/run.sh's; GRADE_XML (default build/grade.xml), GRADE_LOGS
+# (default build/grade-logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +28,7 @@ if [ ${#labs[@]} = 0 ]; then
 		labs+=("${d%%-*}")
 	done
 fi
-LOG_DIR=build/grade-logs
+LOG_DIR=${GRADE_LOGS:-build/grade-logs}
 GRADE_XML=${GRADE_XML:-build/grade.xml}
 mkdir -p "$LOG_DIR"
 

@@ -29,6 +29,10 @@ if [ ! -s "$dir/answers.md" ]; then
 	echo "handin: $dir/answers.md is missing or empty: answer the handout's questions there" >&2
 	exit 2
 fi
+if git cat-file -e "$starter:$dir/answers.md" 2> /dev/null &&
+	git diff --quiet "$starter" -- "$dir/answers.md"; then
+	echo "handin: warning: $dir/answers.md is still the starter's: no answers yet" >&2
+fi
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
