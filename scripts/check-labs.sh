@@ -75,7 +75,8 @@ for lab in "${labs[@]}"; do
 			PASS*) problems+=("its test $name passes") ;;
 			NONE*) problems+=("its test $name did not run") ;;
 			esac
-			if grep -aqE 'Kernel panic|Oops|general protection fault|BUG: ' "$logs/$name.log" 2>/dev/null; then
+			if grep -aqE 'Kernel panic|Oops|general protection fault|BUG: ' "$logs/$name.log" 2>/dev/null ||
+				grep -q 'QEMU exit status 3,' "$logs/$name.result" 2>/dev/null; then
 				problems+=("its test $name panics the kernel")
 			fi
 		else
