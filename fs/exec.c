@@ -519,6 +519,7 @@ static int count_strings_kernel(char *const argv[])
 	return i;
 }
 
+/* LAB 03: BEGIN the limits of argv and envp */
 /*
  * How low the strings may go: a quarter of RLIMIT_STACK but at most 6 MiB
  * (3/4 of _STK_LIM), and at least ARG_MAX (128 KiB); 2 MiB for the default
@@ -564,6 +565,20 @@ static int bprm_reserve(struct linux_binprm *bprm, uint64_t len, uint64_t *pos)
 		return -E2BIG;
 	return 0;
 }
+/* LAB 03: ELSE: no limit but the stack's own
+static int bprm_stack_limits(struct linux_binprm *bprm)
+{
+	bprm->argmin = 0;
+	return 0;
+}
+
+static int bprm_reserve(struct linux_binprm *bprm, uint64_t len, uint64_t *pos)
+{
+	bprm->p -= len;
+	*pos = bprm->p;
+	return expand_stack(bprm->mm, bprm->p) ? -E2BIG : 0;
+}
+   LAB 03: END */
 
 /*
  * The page of the new stack that holds pos, as a kernel address (Linux's
