@@ -14,7 +14,8 @@
 # Each run's JUnit report must parse and agree. Then make grade itself is
 # checked: on this tree, full marks and exit status 0; on the first lab's
 # starter, no marks and exit status 1; build/grade.xml parses, with the
-# failures it should have.
+# failures it should have. And tests/run.sh's SHARD=k/n picks the right
+# cases.
 # One line a check, then "labs: N checks right, N wrong"; exit status 1
 # if any is wrong. Run `make` first. Environment: JOBS, TIMEOUT (as run.sh).
 set -euo pipefail
@@ -139,6 +140,24 @@ all_points=$(cat labs/[0-9][0-9]-*/grade.txt | awk '!/^#/ && NF { p += $2 } END 
 check_grade full build/kernel 0 "Total: $all_points/$all_points" 0
 if [ -f "$top/$first/build/kernel" ]; then
 	check_grade "starter-$first" "$top/$first/build/kernel" 1 "Score: 0/$first_points" "$first_tests" "$first"
+fi
+
+# make test SHARD=k/n: of five cases, shard 2/3 runs the 2nd and the 5th,
+# and its JUnit report has those two.
+five=("${all_tests[@]:0:5}")
+out=$(SHARD=2/3 LOG_DIR=$top/shard JUNIT=$top/shard.xml tests/run.sh "${five[@]}" 2>&1) || true
+ran=$(grep -E '^(PASS|FAIL|SKIP) ' <<< "$out" | awk '{ print $2 }' | tr '\n' ' ')
+xml_names=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+print(" ".join(c.get("name") for c in ET.parse(sys.argv[1]).getroot().iter("testcase")))' "$top/shard.xml" 2>&1) || true
+if grep -qx 'shard 2/3: 2 of 5 cases' <<< "$out" && [ "$ran" = "${five[1]} ${five[4]} " ] &&
+	[ "$xml_names" = "${five[1]} ${five[4]}" ] && [ "$(tail -n1 <<< "$out")" = "2 passed, 0 failed" ]; then
+	echo "PASS make test SHARD=2/3 of ${five[*]}: ${five[1]} and ${five[4]}, $top/shard.xml parses"
+	right=$((right + 1))
+else
+	echo "FAIL make test SHARD=2/3 of ${five[*]}: ran '$ran', JUnit '$xml_names':"
+	sed 's/^/    | /' <<< "$out"
+	wrong=$((wrong + 1))
 fi
 echo "labs: $right checks right, $wrong wrong"
 [ "$wrong" = 0 ]
