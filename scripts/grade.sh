@@ -41,7 +41,8 @@ say() {
 total=0 max=0
 xml_lines=()
 for lab in "${labs[@]}"; do
-	dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1)
+	[[ $lab =~ ^[0-9]$ ]] && lab=0$lab # LAB=2 is lab 02
+	dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1 || true)
 	dir=${dir%/}
 	if [ -z "$dir" ] || [ ! -f "$dir/grade.txt" ]; then
 		echo "grade: no lab $lab (labs/$lab-*/grade.txt)" >&2

@@ -16,7 +16,7 @@ if ! [[ $lab =~ ^[0-9][0-9]$ ]]; then
 	echo "usage: make handin LAB=NN" >&2
 	exit 2
 fi
-dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1)
+dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1 || true)
 dir=${dir%/}
 [ -n "$dir" ] || { echo "handin: no lab $lab in labs/" >&2; exit 2; }
 if [ ! -f .lab-starter ] || ! git rev-parse -q --verify "$(cat .lab-starter)^{commit}" > /dev/null; then

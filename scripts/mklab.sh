@@ -37,7 +37,7 @@ fi
 lab=$1 dest=$2
 cd "$(dirname "$0")/.."
 src=$PWD
-handout=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1)
+handout=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1 || true)
 handout=${handout%/}
 [ -n "$handout" ] || { echo "mklab: no lab $lab in labs/" >&2; exit 2; }
 if [ -e "$dest" ] && [ -n "$(ls -A "$dest")" ]; then
