@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # mklab.sh [--no-git] NN DEST - write the starter tree of lab NN (make lab).
 #
-# DEST gets a copy of this repository's files (those git knows, as they
-# are in the working tree) with each region of lab NN replaced by its
-# placeholder. A region is marked in the source by comment lines:
+# DEST gets a copy of this repository's files (those git tracks, and new
+# ones it does not ignore, as they are in the working tree) with each
+# region of lab NN replaced by its placeholder. A region is marked in the source by comment lines:
 #
 #     /* LAB NN: BEGIN what */        the solution starts after this line
 #     ...                             the solution
