@@ -3,7 +3,8 @@
 #
 # DEST gets a copy of this repository's files (those git tracks, and new
 # ones it does not ignore, as they are in the working tree) with each
-# region of lab NN replaced by its placeholder. A region is marked in the source by comment lines:
+# region of lab NN replaced by its placeholder. A region is marked in the
+# source by comment lines:
 #
 #     /* LAB NN: BEGIN what */        the solution starts after this line
 #     ...                             the solution
