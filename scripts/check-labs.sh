@@ -25,13 +25,10 @@ if [ ! -f build/kernel ] || [ ! -f build/initramfs.cpio ]; then
 	echo "check-labs: build/kernel or build/initramfs.cpio is missing: run make first" >&2
 	exit 2
 fi
+. scripts/labs.sh
+
 labs=("$@")
-if [ ${#labs[@]} = 0 ]; then
-	for d in labs/[0-9][0-9]-*/; do
-		d=${d#labs/}
-		labs+=("${d%%-*}")
-	done
-fi
+[ ${#labs[@]} = 0 ] && mapfile -t labs < <(all_labs)
 
 # Every lab's graded tests: "NN test" lines.
 graded() {

@@ -21,13 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+. scripts/labs.sh
+
 labs=("$@")
-if [ ${#labs[@]} = 0 ]; then
-	for d in labs/[0-9][0-9]-*/; do
-		d=${d#labs/}
-		labs+=("${d%%-*}")
-	done
-fi
+[ ${#labs[@]} = 0 ] && mapfile -t labs < <(all_labs)
 LOG_DIR=${GRADE_LOGS:-build/grade-logs}
 GRADE_XML=${GRADE_XML:-build/grade.xml}
 mkdir -p "$LOG_DIR"
@@ -41,10 +38,9 @@ say() {
 total=0 max=0
 xml_lines=()
 for lab in "${labs[@]}"; do
-	[[ $lab =~ ^[0-9]$ ]] && lab=0$lab # LAB=2 is lab 02
-	dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1 || true)
-	dir=${dir%/}
-	if [ -z "$dir" ] || [ ! -f "$dir/grade.txt" ]; then
+	lab=$(lab_number "$lab")
+	dir=$(lab_dir "$lab")
+	if [ -z "$lab" ] || [ -z "$dir" ] || [ ! -f "$dir/grade.txt" ]; then
 		echo "grade: no lab $lab (labs/$lab-*/grade.txt)" >&2
 		exit 2
 	fi

@@ -11,13 +11,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-lab=${1:-}
-if ! [[ $lab =~ ^[0-9][0-9]$ ]]; then
+. scripts/labs.sh
+
+lab=$(lab_number "${1:-}")
+if [ -z "$lab" ]; then
 	echo "usage: make handin LAB=NN" >&2
 	exit 2
 fi
-dir=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1 || true)
-dir=${dir%/}
+dir=$(lab_dir "$lab")
 [ -n "$dir" ] || { echo "handin: no lab $lab in labs/" >&2; exit 2; }
 if [ ! -f .lab-starter ] || ! git rev-parse -q --verify "$(cat .lab-starter)^{commit}" > /dev/null; then
 	echo "handin: no starter commit (.lab-starter): run this in the tree that" >&2

@@ -31,15 +31,16 @@ if [ "${1:-}" = --no-git ]; then
 	git=no
 	shift
 fi
-if [ $# != 2 ] || ! [[ $1 =~ ^[0-9][0-9]$ ]]; then
-	echo "usage: make lab LAB=NN DEST=dir   (NN: two digits, e.g. 02)" >&2
+dest=${2:-}
+cd "$(dirname "$0")/.."
+. scripts/labs.sh
+lab=$(lab_number "${1:-}")
+if [ $# != 2 ] || [ -z "$lab" ]; then
+	echo "usage: make lab LAB=NN DEST=dir   (NN: the lab's number, e.g. 02)" >&2
 	exit 2
 fi
-lab=$1 dest=$2
-cd "$(dirname "$0")/.."
 src=$PWD
-handout=$(ls -d labs/"$lab"-*/ 2>/dev/null | head -n1 || true)
-handout=${handout%/}
+handout=$(lab_dir "$lab")
 [ -n "$handout" ] || { echo "mklab: no lab $lab in labs/" >&2; exit 2; }
 if [ -e "$dest" ] && [ -n "$(ls -A "$dest")" ]; then
 	echo "mklab: $dest exists and is not empty" >&2
