@@ -31,7 +31,7 @@ static int child_status(pid_t pid)
 
 int main(void)
 {
-	int p[2], status;
+	int to_parent[2], to_child[2], status;
 	char c, buf[64];
 
 	mount("proc", "/proc", "proc", 0, NULL); /* EBUSY if it is there already */
@@ -41,21 +41,24 @@ int main(void)
 	int *private = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	shared[0] = 1;
 	private[0] = 1;
-	pipe(p);
+	/* One pipe each way: with one pipe, the child could read back its own
+	 * byte before the parent did, and both would wait for ever. */
+	pipe(to_parent);
+	pipe(to_child);
 	pid_t pid = fork();
 	if (pid == 0) {
 		shared[0] = 42;       /* a page the parent touched */
 		shared[1024] = 43;    /* a page nobody touched yet */
 		private[0] = 42;
-		write(p[1], "x", 1);
-		read(p[0], &c, 1);    /* the parent writes now */
+		write(to_parent[1], "x", 1);
+		read(to_child[0], &c, 1); /* the parent writes now */
 		_exit(shared[1] == 7 ? 0 : 1);
 	}
-	read(p[0], &c, 1);
+	read(to_parent[0], &c, 1);
 	say("MAP_SHARED|MAP_ANONYMOUS: the child's writes show in the parent", shared[0] == 42 && shared[1024] == 43);
 	say("MAP_PRIVATE|MAP_ANONYMOUS: they do not", private[0] == 1);
 	shared[1] = 7;
-	write(p[1], "x", 1);
+	write(to_child[1], "x", 1);
 	status = child_status(pid);
 	say("and the parent's writes after fork show in the child", WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	say("a page of it stays zero until written", shared[2] == 0);
