@@ -23,21 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 extern char **environ;
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static char *default_argv[2];
 static int extra_args, shown_args; /* how many of run_argv[1..] to print */
@@ -67,7 +55,7 @@ static double cycle(char *prog, int use_vfork)
 
 static int measure(const char *label, long n, char *prog, int use_vfork)
 {
-	double *t = malloc(n * sizeof(*t)), sum = 0;
+	double *t = malloc(n * sizeof(*t));
 
 	if (!t)
 		return -1;
@@ -78,9 +66,7 @@ static int measure(const char *label, long n, char *prog, int use_vfork)
 			free(t);
 			return -1;
 		}
-		sum += t[i];
 	}
-	qsort(t, n, sizeof(*t), cmp);
 	printf("%s+execve+wait4 of %s", label, prog);
 	for (int i = 1; i <= shown_args; i++)
 		printf(" %s", run_argv[i]);
@@ -88,8 +74,7 @@ static int measure(const char *label, long n, char *prog, int use_vfork)
 		printf(" (+%d args of 100 bytes)", extra_args);
 	if (no_randomize)
 		printf(" (ADDR_NO_RANDOMIZE)");
-	printf(", %ld cycles: min %.0f us, median %.0f us, mean %.0f us\n", n, t[0], t[n / 2], sum / n);
-	fflush(stdout);
+	print_cycles(t, n);
 	free(t);
 	return 0;
 }

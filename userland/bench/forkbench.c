@@ -16,21 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 #define PAGE 4096
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* One cycle; its duration in µs, or -1 on failure. */
 static double cycle(volatile char *mem, size_t size, int child_writes)
@@ -54,7 +42,7 @@ static double cycle(volatile char *mem, size_t size, int child_writes)
 
 static int measure(const char *label, char *mem, size_t size, long n, int child_writes)
 {
-	double *t = malloc(n * sizeof(*t)), sum = 0;
+	double *t = malloc(n * sizeof(*t));
 
 	if (!t)
 		return -1;
@@ -65,12 +53,9 @@ static int measure(const char *label, char *mem, size_t size, long n, int child_
 			free(t);
 			return -1;
 		}
-		sum += t[i];
 	}
-	qsort(t, n, sizeof(*t), cmp);
-	printf("fork+%s+wait4 with %zu MiB touched, %ld cycles: min %.0f us, median %.0f us, mean %.0f us\n",
-	       label, size >> 20, n, t[0], t[n / 2], sum / n);
-	fflush(stdout);
+	printf("fork+%s+wait4 with %zu MiB touched", label, size >> 20);
+	print_cycles(t, n);
 	free(t);
 	return 0;
 }

@@ -33,18 +33,6 @@ static void step(const char *what)
 	printf("--- %s\n", what);
 }
 
-static void mounts(void)
-{
-	FILE *f = fopen("/proc/mounts", "r");
-	char line[256];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "binfmt"))
-			printf("mounts: %s", line);
-	if (f)
-		fclose(f);
-}
-
 /* Mount binfmt_misc on M with data, say what happened, unmount. */
 static void try_data(const char *source, const char *data)
 {
@@ -72,12 +60,12 @@ static void mount_data(void)
 	try_data("binfmt_misc", "source");
 	try_data("binfmt_misc", "source=x");
 	SHOW("data 'source=x', no source", mount(NULL, M, "binfmt_misc", 0, "source=x"));
-	mounts();
+	bm_show_mounts();
 	umount(M);
 
 	step("mount data ro: the super block there is stays rw");
 	SHOW("data 'ro'", mount("binfmt_misc", M, "binfmt_misc", 0, "ro"));
-	mounts();
+	bm_show_mounts();
 	printf("register through %s: %s\n", M, errname(bm_write("../../../.." M "/register", ":y:E::yy::/x:")));
 	umount(M);
 	bm_clear();
@@ -85,7 +73,7 @@ static void mount_data(void)
 	step("mount data ro: a new super block is read-only");
 	umount(BM_DIR);
 	SHOW("data 'ro'", mount("binfmt_misc", BM_DIR, "binfmt_misc", 0, "ro"));
-	mounts();
+	bm_show_mounts();
 	printf("register: %s\n", errname(bm_write("register", ":y:E::yy::/x:")));
 	umount(BM_DIR);
 	mount("binfmt_misc", BM_DIR, "binfmt_misc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);

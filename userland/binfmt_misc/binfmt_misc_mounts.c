@@ -45,18 +45,6 @@ static void same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino ? "same" : "other");
 }
 
-static void mounts(void)
-{
-	FILE *f = fopen("/proc/mounts", "r");
-	char line[256];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "binfmt"))
-			printf("mounts: %s", line);
-	if (f)
-		fclose(f);
-}
-
 static void statfs_flags(const char *path)
 {
 	struct statfs sfs;
@@ -106,7 +94,7 @@ static void two_mounts(void)
 	printf("register through %s: %s\n", BM2, errname(write_path(BM2 "/register", ":two:M::BMT2::/bm_interp:")));
 	bm_list();
 	same_file(BM_DIR "/two", BM2 "/two");
-	mounts();
+	bm_show_mounts();
 	printf("mount it on its own root: %s\n",
 	       mount("binfmt_misc", BM2, "binfmt_misc", 0, NULL) < 0 ? errname(errno) : "ok");
 
@@ -130,7 +118,7 @@ static void two_mounts(void)
 	step("each mount has its own options: ro");
 	do_umount(BM2, 0);
 	do_mount(BM2, MS_RDONLY);
-	mounts();
+	bm_show_mounts();
 	printf("register through %s: %s\n", BM2, errname(write_path(BM2 "/register", ":r:E::rr::/bin/x:")));
 	printf("register through %s: %s\n", BM_DIR, errname(write_path(BM_DIR "/register", ":r:E::rr::/bin/x:")));
 	printf("write 0 to %s/r: %s\n", BM2, errname(write_path(BM2 "/r", "0")));
@@ -138,11 +126,11 @@ static void two_mounts(void)
 	       mount(NULL, BM2, NULL, MS_REMOUNT, NULL) < 0 ? errname(errno) : "ok");
 	printf("remount %s ro: %s (the super block too)\n", BM2,
 	       mount(NULL, BM2, NULL, MS_REMOUNT | MS_RDONLY, NULL) < 0 ? errname(errno) : "ok");
-	mounts();
+	bm_show_mounts();
 	printf("register through %s: %s\n", BM_DIR, errname(write_path(BM_DIR "/register", ":s:E::ss::/bin/x:")));
 	printf("remount %s rw: %s\n", BM2,
 	       mount(NULL, BM2, NULL, MS_REMOUNT, NULL) < 0 ? errname(errno) : "ok");
-	mounts();
+	bm_show_mounts();
 	bm_write("r", "-1");
 }
 
@@ -167,7 +155,7 @@ static void busy(void)
 	do_umount(BM2, 0);
 	do_mount(BM2, 0);
 	do_umount(BM2, MNT_DETACH);
-	mounts();
+	bm_show_mounts();
 }
 
 static void removed_entry(void)
@@ -247,7 +235,7 @@ static void lifetime(void)
 	printf("status:\n");
 	bm_show("status");
 	bm_write("status", "1");
-	mounts();
+	bm_show_mounts();
 }
 
 int main(void)

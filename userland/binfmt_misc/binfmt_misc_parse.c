@@ -295,16 +295,7 @@ static void files(void)
 	       mount("none", "/tmp/bm2", "binfmt_misc", 0, NULL) < 0 ? errname(errno) : "ok");
 	printf("/tmp/bm2/e: %s\n", access("/tmp/bm2/e", F_OK) < 0 ? errname(errno) : "there");
 	umount("/tmp/bm2");
-	{
-		FILE *f = fopen("/proc/mounts", "r");
-		char line[256];
-
-		while (f && fgets(line, sizeof(line), f))
-			if (strstr(line, "binfmt"))
-				printf("mounts: %s", line);
-		if (f)
-			fclose(f);
-	}
+	bm_show_mounts();
 
 	/* Not root: the files are root's. */
 	fflush(stdout);

@@ -99,40 +99,6 @@ static void update_binfmts_import(const char *path, const char *name)
 	bm_register(reg);
 }
 
-/*
- * Run path with argv in a child, as uid (if not 0), in the root root (if
- * not NULL), and report as run() does.
- */
-static void run_as(const char *path, char *const argv[], uid_t uid, const char *root)
-{
-	pid_t pid;
-	int status;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		static char *const envp[] = { "BM=1", NULL };
-
-		if (root && (chroot(root) != 0 || chdir("/") != 0)) {
-			printf("chroot %s: %s\n", root, errname(errno));
-			_exit(1);
-		}
-		if (uid && (setgid(uid) != 0 || setuid(uid) != 0)) {
-			printf("setuid: %s\n", errname(errno));
-			_exit(1);
-		}
-		execve(path, argv, envp);
-		printf("exec %s: %s\n", path, errname(errno));
-		fflush(stdout);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 127)
-		printf("exit %d\n", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		printf("signal %d\n", WTERMSIG(status));
-}
-
 static char *const HELLO[] = { "/hello-aarch64", NULL };
 static char *const ARGS[] = { "my-name", "one", "two three", NULL };
 

@@ -1,6 +1,6 @@
 /*
  * bm_common.h - what the binfmt_misc test programs share (each includes it:
- * userland/bm_*.c and binfmt_misc_*.c are built one program a file).
+ * the files of userland/binfmt_misc/ are built one program a file).
  */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include <dirent.h>
@@ -173,11 +173,12 @@ static void copy_file(const char *from, const char *to, mode_t mode)
 }
 
 /*
- * Run path with argv in a child, wait, and report: the child's output
- * comes first, then "exec PATH: ERRNO" if execve failed (the child then
- * exits 127) or "exit N" / "signal N" if it did not exit 0.
+ * Run path with argv (environment BM=1) in a child, as uid (if not 0), in
+ * the root root (if not NULL); wait, and report: the child's output comes
+ * first, then "exec PATH: ERRNO" if execve failed (the child then exits
+ * 127) or "exit N" / "signal N" if it did not exit 0.
  */
-static void run(const char *path, char *const argv[])
+static void run_as(const char *path, char *const argv[], uid_t uid, const char *root)
 {
 	pid_t pid;
 	int status;
@@ -187,6 +188,14 @@ static void run(const char *path, char *const argv[])
 	if (pid == 0) {
 		static char *const envp[] = { "BM=1", NULL };
 
+		if (root && (chroot(root) != 0 || chdir("/") != 0)) {
+			printf("chroot %s: %s\n", root, errname(errno));
+			_exit(1);
+		}
+		if (uid && (setgid(uid) != 0 || setuid(uid) != 0)) {
+			printf("setuid: %s\n", errname(errno));
+			_exit(1);
+		}
 		execve(path, argv, envp);
 		printf("exec %s: %s\n", path, errname(errno));
 		fflush(stdout);
@@ -197,4 +206,23 @@ static void run(const char *path, char *const argv[])
 		printf("exit %d\n", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
 		printf("signal %d\n", WTERMSIG(status));
+}
+
+/* run_as, as root in this root. */
+static void run(const char *path, char *const argv[])
+{
+	run_as(path, argv, 0, NULL);
+}
+
+/* The lines of /proc/mounts that name binfmt_misc, each as "mounts: LINE". */
+static void bm_show_mounts(void)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "binfmt"))
+			printf("mounts: %s", line);
+	if (f)
+		fclose(f);
 }

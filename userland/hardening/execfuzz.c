@@ -30,7 +30,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -45,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "leakcheck.h"
 
 #define SCRATCH "/tmp/execfuzz"
@@ -53,17 +53,7 @@
 #define MAX_FILE (1 << 20)
 
 static int verbose;
-static uint64_t rng;
 
-static uint64_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dULL;
-}
-
-static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
 
 static const uint64_t boundary[] = {
 	0, 1, 2, 3, 4, 7, 8, 0x38, 0x40, 0xff, 0x100, 0xfff, 0x1000, 0x1001, 0xffff, 0x10000,
@@ -279,13 +269,6 @@ static void write_file(const char *path, size_t size, mode_t mode)
 
 /* ---- one exec ----------------------------------------------------------------- */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 #define OUTCOMES 300 /* errno 0..255, then signals (256 + sig), ran (299) */
 static unsigned outcomes[OUTCOMES];
 
@@ -351,20 +334,9 @@ static void exec_one(const char *path)
 
 /* ---- the run ------------------------------------------------------------------- */
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if (flag == FTW_DP || flag == FTW_D)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
 static void scratch_remove(void)
 {
-	nftw(SCRATCH, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	rmdir(SCRATCH);
+	remove_tree(SCRATCH);
 }
 
 static void scratch_make(void)

@@ -34,7 +34,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <poll.h>
 #include <sched.h>
@@ -52,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "leakcheck.h"
 
 #define SCRATCH "/tmp/sysfuzz"
@@ -65,20 +65,9 @@
 
 static int verbose;
 
-/* ---- random numbers ---------------------------------------------------- */
+/* ---- random numbers (rnd and below: fuzz.h) ---------------------------- */
 
-static uint64_t rng;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dULL;
-}
-
-static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
-
+/* A seed for batch b of a run seeded a. */
 static uint64_t mix(uint64_t a, uint64_t b)
 {
 	uint64_t x = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL);
@@ -361,13 +350,6 @@ struct worker {
 	long last_ms;
 };
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static uint64_t next_batch;
 static uint64_t first_batch = 0, last_batch = UINT64_MAX; /* -b FIRST-LAST */
 
@@ -474,16 +456,6 @@ static long run_phase(uint64_t seed, long calls, int procs, int as_user)
 
 /* ---- the scratch directory ------------------------------------------------ */
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if (flag == FTW_DP || flag == FTW_D)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
 /* Unmount everything mounted at or below SCRATCH, deepest first. */
 static void unmount_all(void)
 {
@@ -508,8 +480,7 @@ static void scratch_remove(void)
 {
 	unmount_all();
 	chmod(SCRATCH, 0755);
-	nftw(SCRATCH, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	rmdir(SCRATCH);
+	remove_tree(SCRATCH);
 }
 
 static void scratch_make(void)

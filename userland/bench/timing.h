@@ -1,0 +1,39 @@
+/*
+ * timing.h - what bench.c and forkbench.c share: a clock in microseconds,
+ * and the summary line of n timed cycles.
+ */
+#ifndef TIMING_H
+#define TIMING_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static inline double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static inline int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Finish the line the caller began with ", N cycles: min, median, mean"
+ * of the n durations t (which this sorts). */
+static inline void print_cycles(double *t, long n)
+{
+	double sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += t[i];
+	qsort(t, n, sizeof(*t), cmp_double);
+	printf(", %ld cycles: min %.0f us, median %.0f us, mean %.0f us\n", n, t[0], t[n / 2], sum / n);
+	fflush(stdout);
+}
+
+#endif
