@@ -51,6 +51,7 @@
 #include <cpu.h>
 #include <cred.h>
 #include <mm.h>
+#include <mman.h>
 #include <personality.h>
 #include <random.h>
 #include <sched.h>
@@ -84,13 +85,6 @@ void init_elf_binfmt(void)
 #define BAD_ADDR(x) ((uint64_t)(x) >= TASK_SIZE)
 /* times() ticks per second, as USER_HZ. */
 #define CLOCKS_PER_SEC 100
-
-/* How elf_map places a mapping (the MAP_* flags Linux passes to mmap). */
-enum elf_map_type {
-	MAP_HINT,            /* at the address if it is free, else where mmap puts it */
-	MAP_FIXED,           /* at the address, replacing what is there */
-	MAP_FIXED_NOREPLACE, /* at the address, or -EEXIST */
-};
 
 static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
 			     uint64_t interp_load_addr, uint64_t e_entry, uint64_t phdr_addr);
@@ -193,46 +187,9 @@ static unsigned make_prot(uint32_t p_flags)
 }
 
 /* ------------------------------------------------------------------------
- * Mapping: Linux's vm_mmap of a file, elf_map, padzero, elf_load.
+ * Mapping: elf_map, padzero, elf_load. The mappings themselves are made by
+ * mm/mmap.c (vm_mmap, vm_brk_flags), with the checks of mmap(2).
  * ------------------------------------------------------------------------ */
-
-/*
- * Map len bytes of file from offset off, private, into current's address
- * space, as mmap(2) would: returns the address, or -errno (which is also
- * BAD_ADDR). Nothing is read: the pages come on demand.
- */
-static uint64_t vm_mmap_file(struct file *file, uint64_t addr, uint64_t len, unsigned prot,
-			     enum elf_map_type type, uint64_t off)
-{
-	struct mm *mm = current->mm;
-	int err;
-
-	len = ELF_PAGEALIGN(len);
-	if (len == 0 || len > TASK_SIZE)
-		return -ENOMEM;
-	if (off & ~PAGE_MASK)
-		return -EINVAL;
-	if (off + len < off || off > (uint64_t)INT64_MAX - len)
-		return -EOVERFLOW;
-	if (type == MAP_HINT) {
-		addr = get_unmapped_area(mm, addr, len);
-		if (!addr)
-			return -ENOMEM;
-	} else {
-		if (addr > TASK_SIZE - len)
-			return -ENOMEM;
-		/* Below vm.mmap_min_addr only with CAP_SYS_RAWIO (Linux's cap_mmap_addr). */
-		if (addr < MMAP_MIN_ADDR && !capable(CAP_SYS_RAWIO))
-			return -EPERM;
-		if (type == MAP_FIXED_NOREPLACE && find_vma_intersection(mm, addr, addr + len))
-			return -EEXIST;
-	}
-	/* A private writable mapping is counted as memory it may need. */
-	if ((prot & VM_WRITE) && !vm_enough_memory(len >> PAGE_SHIFT))
-		return -ENOMEM;
-	err = vma_map_file(mm, addr, len, prot, file, off >> PAGE_SHIFT, VM_FILE_END_NONE);
-	return err ? (uint64_t)(int64_t)err : addr;
-}
 
 /*
  * Map the file bytes of one segment: from PAGESTART(p_vaddr) the pages that
@@ -241,10 +198,11 @@ static uint64_t vm_mmap_file(struct file *file, uint64_t addr, uint64_t len, uns
  * segment with no file bytes maps nothing. With total_size, the first
  * mapping of an image reserves all of it, so that nothing the kernel places
  * meanwhile lands where the later segments go; the part past this segment
- * is unmapped again at once. Returns the address or -errno.
+ * is unmapped again at once. type is MAP_PRIVATE and maybe MAP_FIXED or
+ * MAP_FIXED_NOREPLACE. Returns the address or -errno.
  */
 static uint64_t elf_map(struct file *filep, uint64_t addr, const Elf64_Phdr *eppnt,
-			unsigned prot, enum elf_map_type type, uint64_t total_size)
+			unsigned prot, int type, uint64_t total_size)
 {
 	uint64_t map_addr;
 	uint64_t size = eppnt->p_filesz + ELF_PAGEOFFSET(eppnt->p_vaddr);
@@ -257,34 +215,16 @@ static uint64_t elf_map(struct file *filep, uint64_t addr, const Elf64_Phdr *epp
 
 	if (total_size) {
 		total_size = ELF_PAGEALIGN(total_size);
-		map_addr = vm_mmap_file(filep, addr, total_size, prot, type, off);
+		map_addr = vm_mmap(filep, addr, total_size, prot, type, off);
 		if (!BAD_ADDR(map_addr) && total_size > size)
-			vma_unmap(current->mm, map_addr + size, total_size - size);
+			vm_munmap(map_addr + size, total_size - size);
 	} else {
-		map_addr = vm_mmap_file(filep, addr, size, prot, type, off);
+		map_addr = vm_mmap(filep, addr, size, prot, type, off);
 	}
-	if (type == MAP_FIXED_NOREPLACE && map_addr == (uint64_t)-EEXIST)
+	if ((type & MAP_FIXED_NOREPLACE) && map_addr == (uint64_t)-EEXIST)
 		pr_info("%d (%s): Uhuuh, elf segment at %lx requested but the memory is mapped already\n",
 			current->pid, current->comm, (unsigned long)addr);
 	return map_addr;
-}
-
-/*
- * Anonymous memory for a bss, as brk's memory is made (Linux's
- * vm_brk_flags): readable and writable whatever the segment says, and
- * executable if the segment is; it replaces what was there. 0 or -errno.
- */
-static int vm_brk_flags(uint64_t addr, uint64_t len, unsigned exec)
-{
-	if (!len)
-		return 0;
-	if (len > TASK_SIZE || addr > TASK_SIZE - len)
-		return -ENOMEM;
-	if (addr < MMAP_MIN_ADDR && !capable(CAP_SYS_RAWIO))
-		return -EPERM;
-	if (!vm_enough_memory(len >> PAGE_SHIFT))
-		return -ENOMEM; /* heuristic overcommit: more than all of RAM */
-	return vma_map(current->mm, addr, len, VM_READ | VM_WRITE | exec);
 }
 
 /*
@@ -313,7 +253,7 @@ static int padzero(uint64_t elf_bss)
  * where the segment's first page went, or -errno.
  */
 static uint64_t elf_load(struct file *filep, uint64_t addr, const Elf64_Phdr *eppnt,
-			 unsigned prot, enum elf_map_type type, uint64_t total_size)
+			 unsigned prot, int type, uint64_t total_size)
 {
 	uint64_t zero_start, zero_end, map_addr;
 
@@ -337,7 +277,7 @@ static uint64_t elf_load(struct file *filep, uint64_t addr, const Elf64_Phdr *ep
 
 		zero_start = ELF_PAGEALIGN(zero_start);
 		zero_end = ELF_PAGEALIGN(zero_end);
-		error = vm_brk_flags(zero_start, zero_end - zero_start, prot & VM_EXEC);
+		error = vm_brk_flags(zero_start, zero_end - zero_start, prot & PROT_EXEC ? VM_EXEC : 0);
 		if (error)
 			map_addr = (uint64_t)(int64_t)error;
 	}
@@ -375,7 +315,7 @@ static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *in
 
 	eppnt = interp_elf_phdata;
 	for (i = 0; i < interp_elf_ex->e_phnum; i++, eppnt++) {
-		enum elf_map_type elf_type = MAP_HINT;
+		int elf_type = MAP_PRIVATE;
 		unsigned elf_prot = make_prot(eppnt->p_flags);
 		uint64_t vaddr, k, map_addr;
 
@@ -383,7 +323,7 @@ static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *in
 			continue;
 		vaddr = eppnt->p_vaddr;
 		if (interp_elf_ex->e_type == ET_EXEC || load_addr_set)
-			elf_type = MAP_FIXED;
+			elf_type |= MAP_FIXED;
 		else if (no_base && interp_elf_ex->e_type == ET_DYN)
 			load_addr = -vaddr;
 
@@ -541,7 +481,7 @@ static int load_elf_binary(struct linux_binprm *bprm)
 
 	/* ---- Map the segments. ---- */
 	for (i = 0, elf_ppnt = elf_phdata; i < elf_ex->e_phnum; i++, elf_ppnt++) {
-		enum elf_map_type elf_flags = MAP_HINT;
+		int elf_flags = MAP_PRIVATE;
 		unsigned elf_prot;
 		uint64_t k, vaddr, total_size = 0, alignment;
 
@@ -560,9 +500,9 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		 * so mmap places it, away from where a PIE it loads will go.
 		 */
 		if (!first_pt_load) {
-			elf_flags = MAP_FIXED;
+			elf_flags |= MAP_FIXED;
 		} else if (elf_ex->e_type == ET_EXEC) {
-			elf_flags = MAP_FIXED_NOREPLACE;
+			elf_flags |= MAP_FIXED_NOREPLACE;
 		} else if (elf_ex->e_type == ET_DYN) {
 			total_size = total_mapping_size(elf_phdata, elf_ex->e_phnum);
 			if (!total_size) {
@@ -577,7 +517,7 @@ static int load_elf_binary(struct linux_binprm *bprm)
 					load_bias += arch_mmap_rnd();
 				if (alignment)
 					load_bias &= ~(alignment - 1);
-				elf_flags = MAP_FIXED_NOREPLACE;
+				elf_flags |= MAP_FIXED_NOREPLACE;
 				/* LAB 06: ELSE
 				load_bias = 0;
 				   LAB 06: END */
@@ -592,9 +532,9 @@ static int load_elf_binary(struct linux_binprm *bprm)
 							 (int)(int64_t)load_bias : -EINVAL;
 					goto out_free_dentry;
 				}
-				vma_unmap(current->mm, load_bias, ELF_PAGEALIGN(total_size));
+				vm_munmap(load_bias, ELF_PAGEALIGN(total_size));
 				load_bias &= ~(alignment - 1);
-				elf_flags = MAP_FIXED_NOREPLACE;
+				elf_flags |= MAP_FIXED_NOREPLACE;
 			} else {
 				load_bias = 0;
 			}
@@ -707,9 +647,10 @@ static int load_elf_binary(struct linux_binprm *bprm)
 		mm->brk = mm->start_brk = arch_randomize_brk(mm);
 	}
 
-	/* SVr4 mapped page 0 read-only; some programs relied on it. */
+	/* SVr4 mapped page 0 read-only; some programs relied on it. The
+	 * error is not looked at, as in Linux (EPERM without CAP_SYS_RAWIO). */
 	if (current->personality & MMAP_PAGE_ZERO)
-		vma_map(mm, 0, PAGE_SIZE, VM_READ | VM_EXEC);
+		(void)vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_EXEC, MAP_FIXED | MAP_PRIVATE, 0);
 
 	exec_trace_elf(bprm, elf_ex->e_type == ET_DYN, elf_interpreter, load_bias,
 		       interp_load_addr, elf_entry, bss_end);

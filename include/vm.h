@@ -182,6 +182,25 @@ struct inode;
  */
 void unmap_mapping_range(struct inode *inode, uint64_t from_index);
 /*
+ * The kernel's way to map memory into current's address space, with the
+ * checks and errors of mmap(2) (mm/mmap.c; prot and flags: include/mman.h).
+ * do_mmap maps len bytes of file (NULL: anonymous) from page pgoff;
+ * vm_mmap takes a byte offset, which must be page aligned. Both return the
+ * address or -errno.
+ */
+long do_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
+	     unsigned long flags, uint64_t pgoff);
+long vm_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
+	     unsigned long flags, uint64_t offset);
+/*
+ * Anonymous read-write memory at [addr, addr + len), len rounded up to a
+ * page, replacing what was there, executable if flags holds VM_EXEC (its
+ * only allowed bit): as brk makes the heap. 0 or -errno.
+ */
+int vm_brk_flags(uint64_t addr, uint64_t len, unsigned long flags);
+/* Unmap [start, start + len) from current's address space, as munmap(2). */
+int vm_munmap(uint64_t start, uint64_t len);
+/*
  * Linux's heuristic overcommit (vm.overcommit_memory = 0): may pages more
  * pages be promised at once? Only a request larger than all of RAM is
  * refused (there is no swap).

@@ -6,6 +6,12 @@
  *  - These are thin: they check arguments the way Linux does (same errno
  *    for the same mistake, in the same order) and call the area functions
  *    of mm/vm.c.
+ *  - One way in for every mapping, as in Linux: sys_mmap takes the
+ *    descriptor and calls do_mmap; the kernel's own mappings (the ELF
+ *    loader's segments) come through vm_mmap, which takes a byte offset,
+ *    and anonymous memory at a fixed place (a bss) through vm_brk_flags.
+ *    So a segment is checked exactly as the same mmap call from a
+ *    program would be.
  *  - Anonymous memory: MAP_PRIVATE is demand-zero memory of the process's
  *    own; MAP_SHARED is a shared mapping of a new unnamed file of the
  *    mapping's size (shmem_zero_setup, as Linux), so that after fork
@@ -32,38 +38,70 @@
  *    (mm/pgtable.c), and mremap moves page-table entries with their
  *    references.
  */
+#include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <mm.h>
+#include <mman.h>
 #include <sched.h>
 #include <vm.h>
 
 #include "internal.h"
 
-/* Linux's mmap flags (uapi/asm-generic/mman-common.h, mman.h). */
-#define MAP_SHARED 0x01
-#define MAP_PRIVATE 0x02
-#define MAP_SHARED_VALIDATE 0x03
-#define MAP_TYPE 0x0f
-#define MAP_FIXED 0x10
-#define MAP_ANONYMOUS 0x20
-#define MAP_GROWSDOWN 0x0100 /* accepted, no effect */
-#define MAP_NORESERVE 0x4000 /* accepted, no effect: nothing is reserved */
-#define MAP_POPULATE 0x8000  /* accepted, no effect: pages come on demand */
-#define MAP_STACK 0x20000    /* accepted, no effect */
-#define MAP_FIXED_NOREPLACE 0x100000
-
-#define PROT_MASK (VM_READ | VM_WRITE | VM_EXEC)
-#define PROT_GROWSDOWN 0x01000000 /* mprotect: accepted, no effect */
-#define PROT_GROWSUP 0x02000000
+#define PROT_MASK (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 /* Does any area overlap [start, end)? */
 static bool range_in_use(struct mm *mm, uint64_t start, uint64_t end)
 {
-	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
-		if (v->end > start)
-			return true;
-	return false;
+	return find_vma_intersection(mm, start, end) != NULL;
+}
+
+/*
+ * Anonymous memory at [addr, addr + len), replacing what was there, after
+ * the same accounting as any private writable mapping (Linux's
+ * do_brk_flags). brk's heap and the ELF loader's bss are made so.
+ */
+static int do_brk_flags(struct mm *mm, uint64_t addr, uint64_t len, unsigned vm_flags)
+{
+	if (!vm_enough_memory(len >> PAGE_SHIFT))
+		return -ENOMEM; /* heuristic overcommit: more than all of RAM */
+	return vma_map(mm, addr, len, VM_READ | VM_WRITE | vm_flags);
+}
+
+/*
+ * May a mapping start at addr? Below vm.mmap_min_addr only with
+ * CAP_SYS_RAWIO (security_mmap_addr: the capability rules' cap_mmap_addr),
+ * so that a NULL pointer stays a fault for everyone else.
+ */
+static int mmap_addr_allowed(uint64_t addr)
+{
+	return addr < MMAP_MIN_ADDR && !capable(CAP_SYS_RAWIO) ? -EPERM : 0;
+}
+
+/* Check a fixed range of len bytes at addr as Linux's get_unmapped_area
+ * does for MAP_FIXED: 0, -ENOMEM, -EINVAL or -EPERM. */
+static int check_fixed_range(uint64_t addr, uint64_t len)
+{
+	if (len > TASK_SIZE || addr > TASK_SIZE - len)
+		return -ENOMEM;
+	if (addr % PAGE_SIZE)
+		return -EINVAL;
+	return mmap_addr_allowed(addr);
+}
+
+int vm_brk_flags(uint64_t addr, uint64_t len, unsigned long flags)
+{
+	uint64_t size = ALIGN_UP(len, PAGE_SIZE);
+	int err;
+
+	if (size < len)
+		return -ENOMEM;
+	if (!size)
+		return 0;
+	if (flags & ~VM_EXEC)
+		return -EINVAL;
+	err = check_fixed_range(addr, size);
+	return err ? err : do_brk_flags(current->mm, addr, size, flags);
 }
 
 /*
@@ -83,7 +121,7 @@ long sys_brk(unsigned long addr)
 	if (new_end > old_end) {
 		if (range_in_use(mm, old_end, new_end))
 			return mm->brk; /* would run into another mapping */
-		if (vma_map(mm, old_end, new_end - old_end, VM_READ | VM_WRITE | VM_HEAP))
+		if (do_brk_flags(mm, old_end, new_end - old_end, VM_HEAP))
 			return mm->brk;
 	} else if (new_end < old_end) {
 		if (vma_unmap(mm, new_end, old_end - new_end))
@@ -93,11 +131,97 @@ long sys_brk(unsigned long addr)
 	return addr;
 }
 
-/* Where a mapping without MAP_FIXED goes: the hint if that range is free,
- * else where the mm's layout puts it (mm/vm.c). 0 if there is no room. */
-static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
+/*
+ * Where the mapping goes: with MAP_FIXED or MAP_FIXED_NOREPLACE exactly
+ * at addr (checked), else at addr as a hint if that range is free, else
+ * where the mm's layout puts it (mm/vm.c). The address or -errno.
+ */
+static long mmap_address(struct mm *mm, uint64_t addr, uint64_t len, unsigned long flags)
 {
-	return get_unmapped_area(mm, hint, len);
+	int err;
+
+	if (!(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))) {
+		addr = get_unmapped_area(mm, addr, len);
+		return addr ? (long)addr : -ENOMEM;
+	}
+	err = check_fixed_range(addr, len);
+	if (err)
+		return err;
+	if ((flags & MAP_FIXED_NOREPLACE) && range_in_use(mm, addr, addr + len))
+		return -EEXIST;
+	return (long)addr;
+}
+
+/*
+ * The area's flags for a mapping of file (NULL: anonymous) with these
+ * prot and flags, or -errno if the file may not be mapped so. A shared
+ * anonymous mapping gets its unnamed file here (*filep).
+ */
+static long mmap_vm_flags(struct file **filep, uint64_t len, unsigned long prot,
+			  unsigned long flags)
+{
+	bool shared = (flags & MAP_TYPE) != MAP_PRIVATE;
+	unsigned vm_flags = prot;
+	struct file *file = *filep;
+	int err;
+
+	if (file) {
+		err = file_mmap_check(file, shared && (prot & PROT_WRITE));
+		if (err)
+			return err;
+		if (shared)
+			vm_flags |= VM_SHARED | (file_mmap_check(file, true) == 0 ? VM_MAYWRITE : 0);
+	} else if (shared) {
+		file = shmem_zero_setup(len);
+		if (IS_ERR(file))
+			return PTR_ERR(file);
+		*filep = file;
+		vm_flags |= VM_SHARED | VM_MAYWRITE | VM_SHMEM;
+	}
+	return vm_flags;
+}
+
+long do_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
+	     unsigned long flags, uint64_t pgoff)
+{
+	struct mm *mm = current->mm;
+	struct file *shm = NULL;
+	long ret, vm_flags;
+
+	if (len > TASK_SIZE)
+		return -ENOMEM;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	/* The last byte mapped must have a file offset (Linux's file_mmap_ok). */
+	if (file && pgoff > ((uint64_t)INT64_MAX - len) >> PAGE_SHIFT)
+		return -EOVERFLOW;
+	ret = mmap_address(mm, addr, len, flags);
+	if (ret < 0)
+		return ret;
+	addr = ret;
+	vm_flags = mmap_vm_flags(file ? &file : &shm, len, prot, flags);
+	if (vm_flags < 0)
+		return vm_flags;
+	if (shm)
+		file = shm, pgoff = 0;
+	/* A private writable mapping is counted as memory it may need. */
+	ret = -ENOMEM;
+	if (!(vm_flags & VM_SHARED) && (prot & PROT_WRITE) && !(flags & MAP_NORESERVE) &&
+	    !vm_enough_memory(len >> PAGE_SHIFT))
+		goto out;
+	ret = vma_map_file(mm, addr, len, vm_flags, file, pgoff, VM_FILE_END_NONE);
+	if (ret == 0)
+		ret = (long)addr;
+out:
+	fput(shm); /* the area holds its own reference */
+	return ret;
+}
+
+long vm_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
+	     unsigned long flags, uint64_t offset)
+{
+	if (offset + ALIGN_UP(len, PAGE_SIZE) < offset || offset % PAGE_SIZE)
+		return -EINVAL;
+	return do_mmap(file, addr, len, prot, flags, offset >> PAGE_SHIFT);
 }
 
 /*
@@ -108,13 +232,12 @@ static uint64_t choose_address(struct mm *mm, uint64_t hint, uint64_t len)
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 	      unsigned long flags, unsigned long fd, unsigned long off)
 {
-	struct mm *mm = current->mm;
 	struct file *file = NULL;
+	unsigned long type = flags & MAP_TYPE;
 	long ret;
 
-	if (!mm)
+	if (!current->mm)
 		return -ENOMEM;
-	unsigned long type = flags & MAP_TYPE;
 	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
 		return -EINVAL;
 	if (len == 0 || off % PAGE_SIZE)
@@ -126,59 +249,8 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot,
 		if (!file)
 			return -EBADF;
 	}
-	ret = -ENOMEM;
-	if (len > TASK_SIZE)
-		goto out;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	/* The last byte mapped must have a file offset (Linux's file_mmap_ok). */
-	ret = -EOVERFLOW;
-	if (file && off > (uint64_t)INT64_MAX - len)
-		goto out;
-
-	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
-	if (fixed) {
-		ret = -EINVAL;
-		if (addr % PAGE_SIZE)
-			goto out;
-		ret = -ENOMEM;
-		if (addr > TASK_SIZE - len)
-			goto out;
-		ret = -EPERM; /* the NULL page stays unmapped */
-		if (addr < MMAP_MIN_ADDR)
-			goto out;
-		ret = -EEXIST;
-		if ((flags & MAP_FIXED_NOREPLACE) && range_in_use(mm, addr, addr + len))
-			goto out;
-	} else {
-		ret = -ENOMEM;
-		addr = choose_address(mm, addr, len);
-		if (!addr)
-			goto out;
-	}
-
-	unsigned vm_flags = prot;
-	bool shared = type != MAP_PRIVATE;
-	if (file) {
-		ret = file_mmap_check(file, shared && (prot & VM_WRITE));
-		if (ret)
-			goto out;
-		if (shared)
-			vm_flags |= VM_SHARED | (file_mmap_check(file, true) == 0 ? VM_MAYWRITE : 0);
-	} else if (shared) {
-		file = shmem_zero_setup(len);
-		if (IS_ERR(file)) {
-			ret = PTR_ERR(file);
-			file = NULL;
-			goto out;
-		}
-		vm_flags |= VM_SHARED | VM_MAYWRITE | VM_SHMEM;
-		off = 0;
-	}
-	ret = vma_map_file(mm, addr, len, vm_flags, file, off / PAGE_SIZE, VM_FILE_END_NONE);
-	if (ret == 0)
-		ret = (long)addr;
-out:
-	fput(file); /* the area holds its own reference */
+	ret = do_mmap(file, addr, len, prot, flags, off >> PAGE_SHIFT);
+	fput(file);
 	return ret;
 }
 
@@ -204,13 +276,17 @@ long sys_msync(unsigned long addr, unsigned long len, int flags)
 	return mm && fully_mapped(mm, addr, end) ? 0 : -ENOMEM;
 }
 
+/* vma_unmap checks alignment, length and range: -EINVAL as Linux. */
+int vm_munmap(uint64_t start, uint64_t len)
+{
+	return vma_unmap(current->mm, start, len);
+}
+
 long sys_munmap(unsigned long addr, unsigned long len)
 {
-	struct mm *mm = current->mm;
-	if (!mm)
+	if (!current->mm)
 		return -EINVAL;
-	/* vma_unmap checks alignment, length and range: -EINVAL as Linux. */
-	return vma_unmap(mm, addr, len);
+	return vm_munmap(addr, len);
 }
 
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
@@ -262,8 +338,9 @@ static long mremap_to(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t n
 		return -EINVAL; /* the two ranges overlap */
 	int err;
 	if (flags & MREMAP_FIXED) {
-		if (new_addr < MMAP_MIN_ADDR)
-			return -EPERM; /* as mmap: the NULL page stays unmapped */
+		err = mmap_addr_allowed(new_addr); /* as mmap's */
+		if (err)
+			return err;
 		err = vma_unmap(mm, new_addr, new_len);
 		if (err)
 			return err;
@@ -278,7 +355,7 @@ static long mremap_to(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t n
 	if (err)
 		return err;
 	uint64_t to = new_addr;
-	if (!(flags & MREMAP_FIXED) && !(to = choose_address(mm, new_addr, new_len)))
+	if (!(flags & MREMAP_FIXED) && !(to = get_unmapped_area(mm, new_addr, new_len)))
 		return -ENOMEM;
 	err = vma_move(mm, addr, old_len, to, new_len, flags & MREMAP_DONTUNMAP);
 	return err ? err : (long)to;

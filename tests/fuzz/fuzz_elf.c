@@ -7,8 +7,9 @@
  * bytes (zero-padded), and kernel_read reads the rest from it. A PT_INTERP
  * names an interpreter whose file is the same input (a second look at the
  * same bytes, as an ELF interpreter). The loader is included whole; the
- * address space under it is a stand-in that refuses (EINVAL) what mm/vm.c
- * refuses: areas not page-aligned, empty, outside user space or wrapping.
+ * address space under it is a stand-in that refuses what mm/mmap.c's
+ * vm_mmap and vm_brk_flags refuse: areas not page-aligned, empty, outside
+ * user space or wrapping.
  * and a user copy that leaves user space is EFAULT, as mm/usercopy.c's.
  * Checked: the entry point and stack below TASK_SIZE, nothing mapped
  * before the point of no return. A run that ends
@@ -90,45 +91,9 @@ static int user_range_ok(uint64_t start, uint64_t len)
 	return start > TASK_SIZE - len ? -EINVAL : 0;
 }
 
-static int check_area(uint64_t start, uint64_t len, unsigned prot)
+/* Where mm/vm.c's get_unmapped_area puts a mapping with no fixed place. */
+static uint64_t unmapped_area(uint64_t addr, uint64_t len)
 {
-	CHECK(!(prot & ~(VM_READ | VM_WRITE | VM_EXEC | VM_SHARED | VM_MAYWRITE | VM_STACK | VM_HEAP)));
-	if (user_range_ok(start, len))
-		return -EINVAL;
-	nr_areas++;
-	return 0;
-}
-
-int vma_map_file(struct mm *m, uint64_t start, uint64_t len, unsigned flags, struct file *file,
-		 uint64_t pgoff, uint64_t file_end)
-{
-	CHECK(m == &mm && (file == the_file || file == interp_file));
-	CHECK(pgoff <= (uint64_t)INT64_MAX / PAGE_SIZE);
-	(void)file_end;
-	return check_area(start, len, flags);
-}
-
-int vma_map(struct mm *m, uint64_t start, uint64_t len, unsigned flags)
-{
-	CHECK(m == &mm);
-	return check_area(start, len, flags);
-}
-
-int vma_unmap(struct mm *m, uint64_t start, uint64_t len)
-{
-	CHECK(m == &mm);
-	return user_range_ok(start, len);
-}
-
-struct vma *find_vma_intersection(struct mm *m, uint64_t start, uint64_t end)
-{
-	CHECK(m == &mm && start <= end);
-	return NULL;
-}
-
-uint64_t get_unmapped_area(struct mm *m, uint64_t addr, uint64_t len)
-{
-	CHECK(m == &mm);
 	if (len == 0 || len > TASK_SIZE - 0x10000)
 		return 0;
 	if (addr && addr % PAGE_SIZE == 0 && addr >= 0x10000 && addr <= TASK_SIZE - len)
@@ -136,7 +101,50 @@ uint64_t get_unmapped_area(struct mm *m, uint64_t addr, uint64_t len)
 	return ALIGN_DOWN(0x7f0000000000UL - len, PAGE_SIZE);
 }
 
-bool vm_enough_memory(uint64_t pages) { return pages < (1UL << 36); }
+/* mm/mmap.c's vm_mmap and do_mmap, as far as their errors go: the
+ * loader's mappings are private, of its file, with mmap's prot bits. */
+long vm_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
+	     unsigned long flags, uint64_t offset)
+{
+	CHECK(file == the_file || file == interp_file || (!file && addr == 0));
+	CHECK(!(prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)));
+	CHECK((flags & MAP_TYPE) == MAP_PRIVATE);
+	if (offset + ALIGN_UP(len, PAGE_SIZE) < offset || offset % PAGE_SIZE || len == 0)
+		return -EINVAL;
+	if (len > TASK_SIZE)
+		return -ENOMEM;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (file && offset > (uint64_t)INT64_MAX - len)
+		return -EOVERFLOW;
+	if (!(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))) {
+		addr = unmapped_area(addr, len);
+		if (!addr)
+			return -ENOMEM;
+	} else if (addr > TASK_SIZE - len) {
+		return -ENOMEM;
+	} else if (addr % PAGE_SIZE) {
+		return -EINVAL;
+	}
+	nr_areas++;
+	return addr;
+}
+
+int vm_brk_flags(uint64_t addr, uint64_t len, unsigned long flags)
+{
+	CHECK(!(flags & ~VM_EXEC));
+	if (!len)
+		return 0;
+	if (user_range_ok(addr, len))
+		return -ENOMEM;
+	nr_areas++;
+	return 0;
+}
+
+int vm_munmap(uint64_t start, uint64_t len)
+{
+	return user_range_ok(start, len);
+}
+
 int expand_stack(struct mm *m, uint64_t addr) { CHECK(m == &mm && addr < TASK_SIZE); return 0; }
 int arch_setup_additional_pages(struct mm *m) { CHECK(m == &mm); return 0; }
 
