@@ -2,46 +2,45 @@
  * binfmt_elf.c - the ELF handler: loads an x86-64 ELF program, and its
  * program interpreter (the dynamic loader, ld.so) when it names one.
  *
- * One entry in the registry of fs/exec.c. load_elf_binary is called with
- * bprm->buf holding the first bytes of the file, and answers:
- *   -ENOEXEC   not an ELF file we can load (the next handler is asked);
- *   -errno     before begin_new_exec: nothing has changed, the caller of
- *              execve gets the error;
- *   0          the process now runs the program: its segments are mapped,
- *              its stack holds argc, argv, envp and the auxiliary vector,
- *              and current->tf is at its entry point (the interpreter's,
- *              if there is one);
- *   -errno     after begin_new_exec: the process is lost and exec.c kills
- *              it with SIGSEGV.
- *
- * The steps, the checks and their order are Linux 6.1's load_elf_binary,
- * load_elf_interp and create_elf_tables, function by function:
+ * One entry in the registry of fs/exec.c; load_elf_binary answers as every
+ * handler does (include/linux/binfmts.h, struct linux_binfmt). The steps,
+ * the checks and their order are Linux 6.1's load_elf_binary,
+ * load_elf_interp and create_elf_tables; Linux's one long function is cut
+ * here along its own banners:
  *
  *   load_elf_binary
- *     the header: magic, e_type EXEC or DYN, e_machine, a file that can be
- *       mapped; load_elf_phdrs (e_phentsize 56, 1 to 73 headers)  ENOEXEC
- *     PT_INTERP: its path (2..PATH_MAX bytes, NUL-terminated)     ENOEXEC
- *       open_exec(path)                         ENOENT, EACCES, ... as exec
- *       the interpreter's header                ELIBBAD if not ELF for us
- *     PT_GNU_STACK: is the stack executable?
- *     ---- begin_new_exec: THE POINT OF NO RETURN ----
- *     personality, PF_RANDOMIZE, setup_new_exec (mmap_base)
- *     setup_arg_pages(randomize_stack_top(STACK_TOP))    the stack moves
- *     each PT_LOAD: elf_map; the first one of an ET_DYN file fixes the
- *       load_bias: ELF_ET_DYN_BASE (+ random) for a program with an
- *       interpreter (a PIE), wherever mmap puts it for one without (ld.so
- *       run as a program, a static-pie), reserving the whole image
- *       (total_mapping_size) so that the later segments fit
- *       elf_load: each segment's file bytes (elf_map), then its bss
- *       (padzero, then anonymous pages)
- *     load_elf_interp: the interpreter, where mmap puts it (AT_BASE)
- *     arch_setup_additional_pages: the vDSO (kernel/vdso.c)
- *     create_elf_tables: the auxiliary vector and argc, argv, envp
- *     brk: randomized, and for a loader run directly moved to ELF_ET_DYN_BASE
- *     start_thread: rip at the interpreter's entry, or the program's
+ *     elf_read_headers     magic, e_type EXEC or DYN, e_machine, a file
+ *                          that can be mapped; load_elf_phdrs (e_phentsize
+ *                          56, 1 to 73 headers)                    ENOEXEC
+ *     elf_read_interp      PT_INTERP: its path (2..PATH_MAX bytes,
+ *                          NUL-terminated)                         ENOEXEC
+ *                          open_exec(path)       ENOENT, EACCES, ... as exec
+ *                          the interpreter's header  ELIBBAD if not ELF for us
+ *                          PT_GNU_STACK: is the stack executable?
+ *     ---- elf_begin_new_exec: THE POINT OF NO RETURN ----
+ *                          personality, PF_RANDOMIZE, setup_new_exec
+ *                          (mmap_base), setup_arg_pages at
+ *                          randomize_stack_top(STACK_TOP): the stack moves
+ *     elf_map_segments     each PT_LOAD: elf_load (the file bytes with
+ *                          elf_map, then the bss: padzero and anonymous
+ *                          pages); the first one fixes the load bias
+ *                          (elf_first_load): ELF_ET_DYN_BASE + random for
+ *                          a PIE (pie_load_bias), wherever mmap puts it for
+ *                          an ET_DYN without interpreter (ld.so run as a
+ *                          program, a static-pie), the whole image reserved
+ *                          at once (total_mapping_size)
+ *     elf_entry_point      load_elf_interp: the interpreter, where mmap
+ *                          puts it (AT_BASE); the entry point
+ *     arch_setup_additional_pages   the vDSO (kernel/vdso.c)
+ *     create_elf_tables    the auxiliary vector, argc, argv, envp
+ *     elf_set_brk          brk: randomized; for a loader run directly,
+ *                          moved to ELF_ET_DYN_BASE
+ *     start_thread         rip at the interpreter's entry, or the program's
  *
  * Nothing is read when a segment is mapped: the pages come from the file
- * when the program first touches them (demand paging, mm/fault.c).
+ * when the program first touches them (demand paging, mm/fault.c). The
+ * mappings are made through mm/mmap.c's vm_mmap and vm_brk_flags, so a
+ * segment is checked as the same mmap(2) from the program would be.
  */
 #include <elf.h>
 #include <errno.h>
@@ -86,8 +85,8 @@ void init_elf_binfmt(void)
 /* times() ticks per second, as USER_HZ. */
 #define CLOCKS_PER_SEC 100
 
-static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
-			     uint64_t interp_load_addr, uint64_t e_entry, uint64_t phdr_addr);
+struct elf_image;
+static int create_elf_tables(struct linux_binprm *bprm, const struct elf_image *img);
 
 /* ------------------------------------------------------------------------
  * Reading the headers.
@@ -364,279 +363,333 @@ static uint64_t load_elf_interp(const Elf64_Ehdr *interp_elf_ex, struct file *in
    LAB 06: END */
 
 /* ------------------------------------------------------------------------
- * The program.
+ * The program: load_elf_binary, step by step, in Linux 6.1's order. Each
+ * step below is one banner of Linux's single long function.
  * ------------------------------------------------------------------------ */
 
-static int load_elf_binary(struct linux_binprm *bprm)
-{
-	struct file *interpreter = NULL;
-	char *elf_interpreter = NULL; /* its path, for the exec trace */
-	uint64_t load_bias = 0, phdr_addr = 0;
-	bool first_pt_load = true;
-	uint64_t error;
-	Elf64_Phdr *elf_ppnt, *elf_phdata, *interp_elf_phdata = NULL;
-	uint64_t elf_brk, bss_end;
-	bool brk_moved = false;
-	int retval, i;
-	uint64_t elf_entry, e_entry, interp_load_addr = 0;
+/* What load_elf_binary learns of the program and its interpreter, and
+ * where it puts them (Linux keeps these as the locals of one function). */
+struct elf_image {
+	Elf64_Ehdr ex;            /* the header: a copy, bprm->buf is not aligned */
+	Elf64_Phdr *phdata;       /* the program headers */
+	char *interp_path;        /* PT_INTERP's path, or NULL */
+	struct file *interpreter; /* that file, open, or NULL */
+	Elf64_Ehdr interp_ex;     /* its header */
+	Elf64_Phdr *interp_phdata;
+	int executable_stack;     /* EXSTACK_*, from PT_GNU_STACK */
+	/* Filled by elf_map_segments: */
+	uint64_t load_bias;       /* added to every p_vaddr (0 for ET_EXEC) */
+	uint64_t phdr_addr;       /* AT_PHDR */
 	uint64_t start_code, end_code, start_data, end_data;
-	int executable_stack = EXSTACK_DEFAULT;
-	Elf64_Ehdr elf_ex_buf, *elf_ex = &elf_ex_buf; /* a copy: bprm->buf is not aligned */
-	Elf64_Ehdr *interp_elf_ex = NULL;
-	struct mm *mm;
+	uint64_t elf_brk;         /* the end of the highest segment's memory */
+	/* Filled by elf_entry_point: */
+	uint64_t interp_load_addr; /* AT_BASE, 0 without an interpreter */
+	uint64_t elf_entry;       /* where the process starts */
+};
 
-	memcpy(elf_ex, bprm->buf, sizeof(*elf_ex));
+/* ---- Reading the headers. ---- */
 
-	/* ---- Is it ours? ---- */
-	retval = -ENOEXEC;
-	if (memcmp(elf_ex->e_ident, ELFMAG, SELFMAG) != 0)
-		goto out;
-	if (elf_ex->e_type != ET_EXEC && elf_ex->e_type != ET_DYN)
-		goto out;
-	if (!elf_check_arch(elf_ex))
-		goto out;
+/* Is it ours? -ENOEXEC unless the file is an x86-64 ELF executable or
+ * shared object that can be mapped, with sane program headers. */
+static int elf_read_headers(struct linux_binprm *bprm, struct elf_image *img)
+{
+	Elf64_Ehdr *ex = &img->ex;
+
+	memcpy(ex, bprm->buf, sizeof(*ex));
+	if (memcmp(ex->e_ident, ELFMAG, SELFMAG) != 0)
+		return -ENOEXEC;
+	if (ex->e_type != ET_EXEC && ex->e_type != ET_DYN)
+		return -ENOEXEC;
+	if (!elf_check_arch(ex))
+		return -ENOEXEC;
 	if (file_mmap_check(bprm->file, false)) /* Linux: no f_op->mmap */
-		goto out;
+		return -ENOEXEC;
+	img->phdata = load_elf_phdrs(ex, bprm->file);
+	return img->phdata ? 0 : -ENOEXEC;
+}
 
-	elf_phdata = load_elf_phdrs(elf_ex, bprm->file);
-	if (!elf_phdata)
-		goto out;
+/*
+ * The interpreter the first PT_INTERP names (a second is not looked at):
+ * its path (2..PATH_MAX bytes, ending in a NUL), the file open_exec
+ * opens, and its header. 0 if there is none; -errno as exec would fail.
+ */
+static int elf_open_interp(struct linux_binprm *bprm, struct elf_image *img,
+			   const Elf64_Phdr *phdr)
+{
+	struct file *interpreter;
 
-	/* ---- The interpreter: the first PT_INTERP names it. ---- */
-	elf_ppnt = elf_phdata;
-	for (i = 0; i < elf_ex->e_phnum; i++, elf_ppnt++) {
-		if (elf_ppnt->p_type != PT_INTERP)
-			continue;
+	if (phdr->p_filesz > PATH_MAX || phdr->p_filesz < 2)
+		return -ENOEXEC;
+	img->interp_path = kmalloc(phdr->p_filesz);
+	if (!img->interp_path)
+		return -ENOMEM;
+	int retval = elf_read(bprm->file, img->interp_path, phdr->p_filesz, phdr->p_offset);
+	if (retval == 0 && img->interp_path[phdr->p_filesz - 1] != '\0')
 		retval = -ENOEXEC;
-		if (elf_ppnt->p_filesz > PATH_MAX || elf_ppnt->p_filesz < 2)
-			goto out_free_ph;
-		retval = -ENOMEM;
-		elf_interpreter = kmalloc(elf_ppnt->p_filesz);
-		if (!elf_interpreter)
-			goto out_free_ph;
-		retval = elf_read(bprm->file, elf_interpreter, elf_ppnt->p_filesz,
-				  elf_ppnt->p_offset);
-		/* The path ends at its first NUL; the last byte must be one. */
-		if (retval == 0 && elf_interpreter[elf_ppnt->p_filesz - 1] != '\0')
-			retval = -ENOEXEC;
-		if (retval < 0)
-			goto out_free_ph;
-		interpreter = open_exec(elf_interpreter);
-		if (IS_ERR(interpreter)) {
-			retval = PTR_ERR(interpreter);
-			interpreter = NULL;
-			goto out_free_ph;
+	if (retval < 0)
+		return retval;
+	interpreter = open_exec(img->interp_path);
+	if (IS_ERR(interpreter))
+		return PTR_ERR(interpreter);
+	img->interpreter = interpreter;
+	return elf_read(interpreter, &img->interp_ex, sizeof(img->interp_ex), 0);
+}
+
+/*
+ * PT_INTERP and PT_GNU_STACK. The interpreter must be an ELF file for
+ * this machine, with program headers we can read: -ELIBBAD otherwise.
+ */
+static int elf_read_interp(struct linux_binprm *bprm, struct elf_image *img)
+{
+	const Elf64_Phdr *phdr;
+	int i, retval;
+
+	img->executable_stack = EXSTACK_DEFAULT;
+	for (i = 0, phdr = img->phdata; i < img->ex.e_phnum; i++, phdr++) {
+		if (phdr->p_type == PT_INTERP) {
+			retval = elf_open_interp(bprm, img, phdr);
+			if (retval)
+				return retval;
+			break;
 		}
-		retval = -ENOMEM;
-		interp_elf_ex = kmalloc(sizeof(*interp_elf_ex));
-		if (!interp_elf_ex)
-			goto out_free_dentry;
-		retval = elf_read(interpreter, interp_elf_ex, sizeof(*interp_elf_ex), 0);
-		if (retval < 0)
-			goto out_free_dentry;
-		break; /* a second PT_INTERP is not looked at */
 	}
+	for (i = 0, phdr = img->phdata; i < img->ex.e_phnum; i++, phdr++)
+		if (phdr->p_type == PT_GNU_STACK)
+			img->executable_stack = (phdr->p_flags & PF_X) ? EXSTACK_ENABLE_X
+								       : EXSTACK_DISABLE_X;
+	if (!img->interpreter)
+		return 0;
+	if (memcmp(img->interp_ex.e_ident, ELFMAG, SELFMAG) != 0 || !elf_check_arch(&img->interp_ex))
+		return -ELIBBAD;
+	img->interp_phdata = load_elf_phdrs(&img->interp_ex, img->interpreter);
+	return img->interp_phdata ? 0 : -ELIBBAD;
+}
 
-	elf_ppnt = elf_phdata;
-	for (i = 0; i < elf_ex->e_phnum; i++, elf_ppnt++)
-		if (elf_ppnt->p_type == PT_GNU_STACK)
-			executable_stack = (elf_ppnt->p_flags & PF_X) ? EXSTACK_ENABLE_X
-								      : EXSTACK_DISABLE_X;
+/* ---- The point of no return, and the new stack. ---- */
 
-	/* The interpreter must be an ELF file for this machine: ELIBBAD. */
-	if (interpreter) {
-		retval = -ELIBBAD;
-		if (memcmp(interp_elf_ex->e_ident, ELFMAG, SELFMAG) != 0)
-			goto out_free_dentry;
-		if (!elf_check_arch(interp_elf_ex))
-			goto out_free_dentry;
-		interp_elf_phdata = load_elf_phdrs(interp_elf_ex, interpreter);
-		if (!interp_elf_phdata)
-			goto out_free_dentry;
-	}
+/*
+ * begin_new_exec, then what a 64-bit program's process starts with: its
+ * personality (READ_IMPLIES_EXEC dropped: Linux's set_personality_64bit),
+ * address-space randomization unless the personality or the sysctl says
+ * not to, the mmap layout, and the stack at its (random) top.
+ */
+static int elf_begin_new_exec(struct linux_binprm *bprm, struct elf_image *img)
+{
+	int retval = begin_new_exec(bprm);
 
-	/* ---- THE POINT OF NO RETURN: from here, a failure kills. ---- */
-	retval = begin_new_exec(bprm);
 	if (retval)
-		goto out_free_dentry;
-
-	/* A 64-bit program: READ_IMPLIES_EXEC is dropped (set_personality_64bit).
-	 * Randomize unless the personality or the sysctl says not to. */
+		return retval;
 	current->personality &= ~READ_IMPLIES_EXEC;
 	current->flags &= ~PF_RANDOMIZE;
 	if (!(current->personality & ADDR_NO_RANDOMIZE) && randomize_va_space)
 		current->flags |= PF_RANDOMIZE;
-
 	setup_new_exec(bprm);
+	retval = setup_arg_pages(bprm, randomize_stack_top(STACK_TOP), img->executable_stack);
+	return retval < 0 ? retval : 0;
+}
 
-	retval = setup_arg_pages(bprm, randomize_stack_top(STACK_TOP), executable_stack);
-	if (retval < 0)
-		goto out_free_dentry;
+/* ---- The load bias. ---- */
 
-	elf_brk = 0;
-	start_code = ~0UL;
-	end_code = 0;
-	start_data = 0;
-	end_data = 0;
+/* LAB 06: BEGIN pie_load_bias */
+/*
+ * Where a PIE (ET_DYN with an interpreter) goes: ELF_ET_DYN_BASE, plus a
+ * random offset when the process randomizes, on the image's largest
+ * alignment; and it must go exactly there (MAP_FIXED_NOREPLACE: never
+ * over anything already mapped).
+ */
+static uint64_t pie_load_bias(uint64_t alignment, int *elf_flags)
+{
+	uint64_t load_bias = ELF_ET_DYN_BASE;
 
-	/* ---- Map the segments. ---- */
-	for (i = 0, elf_ppnt = elf_phdata; i < elf_ex->e_phnum; i++, elf_ppnt++) {
+	if (current->flags & PF_RANDOMIZE)
+		load_bias += arch_mmap_rnd();
+	if (alignment)
+		load_bias &= ~(alignment - 1);
+	*elf_flags |= MAP_FIXED_NOREPLACE;
+	return load_bias;
+}
+/* LAB 06: ELSE
+static uint64_t pie_load_bias(uint64_t alignment, int *elf_flags)
+{
+	(void)alignment;
+	(void)elf_flags;
+	return 0;
+}
+   LAB 06: END */
+
+/*
+ * The first PT_LOAD decides where the image goes; the later ones follow
+ * it, MAP_FIXED. ET_EXEC: where it was linked, or fail
+ * (MAP_FIXED_NOREPLACE). ET_DYN with an interpreter (a PIE): at
+ * pie_load_bias. ET_DYN without one (a loader run as a program, a
+ * static-pie): load_bias 0 and no fixed address, so mmap places it, away
+ * from where a PIE it loads will go; one that asks for a large alignment
+ * is placed on that boundary below where mmap would put it. Sets
+ * img->load_bias, already lowered by the first p_vaddr, and *elf_flags;
+ * *total_size is the whole image for an ET_DYN, to reserve it at once.
+ */
+static int elf_first_load(struct linux_binprm *bprm, struct elf_image *img,
+			  const Elf64_Phdr *phdr, int *elf_flags, uint64_t *total_size)
+{
+	uint64_t alignment, load_bias = 0;
+
+	if (img->ex.e_type == ET_EXEC) {
+		*elf_flags |= MAP_FIXED_NOREPLACE;
+		return 0;
+	}
+	*total_size = total_mapping_size(img->phdata, img->ex.e_phnum);
+	if (!*total_size)
+		return -EINVAL;
+	alignment = maximum_alignment(img->phdata, img->ex.e_phnum);
+	if (img->interpreter) {
+		load_bias = pie_load_bias(alignment, elf_flags);
+	} else if (alignment > ELF_MIN_ALIGN) {
+		load_bias = elf_load(bprm->file, 0, phdr, make_prot(phdr->p_flags), *elf_flags,
+				     *total_size);
+		if (BAD_ADDR(load_bias))
+			return load_bias >= (uint64_t)-4095 ? (int)(int64_t)load_bias : -EINVAL;
+		vm_munmap(load_bias, ELF_PAGEALIGN(*total_size));
+		load_bias &= ~(alignment - 1);
+		*elf_flags |= MAP_FIXED_NOREPLACE;
+	}
+	/* Every later address is p_vaddr + load_bias. */
+	img->load_bias = ELF_PAGESTART(load_bias - phdr->p_vaddr);
+	return 0;
+}
+
+/* ---- Mapping the segments. ---- */
+
+/*
+ * A segment is in place: count it in the code and data bounds that
+ * /proc/PID/stat and brk use, as Linux counts them, note AT_PHDR if it
+ * holds the program headers, and check that it fits below TASK_SIZE with
+ * p_filesz <= p_memsz (-EINVAL). Addresses are before the load bias.
+ */
+static int elf_note_segment(struct elf_image *img, const Elf64_Phdr *phdr)
+{
+	uint64_t k = phdr->p_vaddr;
+
+	if (phdr->p_offset <= img->ex.e_phoff && img->ex.e_phoff < phdr->p_offset + phdr->p_filesz)
+		img->phdr_addr = img->ex.e_phoff - phdr->p_offset + phdr->p_vaddr;
+	if ((phdr->p_flags & PF_X) && k < img->start_code)
+		img->start_code = k;
+	if (img->start_data < k)
+		img->start_data = k;
+	if (BAD_ADDR(k) || phdr->p_filesz > phdr->p_memsz || phdr->p_memsz > TASK_SIZE ||
+	    TASK_SIZE - phdr->p_memsz < k)
+		return -EINVAL;
+	k = phdr->p_vaddr + phdr->p_filesz;
+	if ((phdr->p_flags & PF_X) && img->end_code < k)
+		img->end_code = k;
+	if (img->end_data < k)
+		img->end_data = k;
+	img->elf_brk = MAX(img->elf_brk, phdr->p_vaddr + phdr->p_memsz);
+	return 0;
+}
+
+/* Map every PT_LOAD with its bss, then move the bounds by the load bias. */
+static int elf_map_segments(struct linux_binprm *bprm, struct elf_image *img)
+{
+	const Elf64_Phdr *phdr = img->phdata;
+	bool first_pt_load = true;
+	int i, retval;
+
+	img->start_code = ~0UL;
+	for (i = 0; i < img->ex.e_phnum; i++, phdr++) {
 		int elf_flags = MAP_PRIVATE;
-		unsigned elf_prot;
-		uint64_t k, vaddr, total_size = 0, alignment;
+		uint64_t total_size = 0, addr;
 
-		if (elf_ppnt->p_type != PT_LOAD)
+		if (phdr->p_type != PT_LOAD)
 			continue;
-
-		elf_prot = make_prot(elf_ppnt->p_flags);
-		vaddr = elf_ppnt->p_vaddr;
-		/*
-		 * The first PT_LOAD decides where the image goes; the later
-		 * ones follow it, MAP_FIXED. ET_EXEC: where it was linked, or
-		 * fail (MAP_FIXED_NOREPLACE). ET_DYN with an interpreter (a
-		 * PIE program): at ELF_ET_DYN_BASE plus a random offset, on
-		 * its largest alignment. ET_DYN without one (a loader run as
-		 * a program, a static-pie): load_bias 0 and no fixed address,
-		 * so mmap places it, away from where a PIE it loads will go.
-		 */
 		if (!first_pt_load) {
 			elf_flags |= MAP_FIXED;
-		} else if (elf_ex->e_type == ET_EXEC) {
-			elf_flags |= MAP_FIXED_NOREPLACE;
-		} else if (elf_ex->e_type == ET_DYN) {
-			total_size = total_mapping_size(elf_phdata, elf_ex->e_phnum);
-			if (!total_size) {
-				retval = -EINVAL;
-				goto out_free_dentry;
-			}
-			alignment = maximum_alignment(elf_phdata, elf_ex->e_phnum);
-			if (interpreter) {
-				/* LAB 06: BEGIN the load bias of a PIE */
-				load_bias = ELF_ET_DYN_BASE;
-				if (current->flags & PF_RANDOMIZE)
-					load_bias += arch_mmap_rnd();
-				if (alignment)
-					load_bias &= ~(alignment - 1);
-				elf_flags |= MAP_FIXED_NOREPLACE;
-				/* LAB 06: ELSE
-				load_bias = 0;
-				   LAB 06: END */
-			} else if (alignment > ELF_MIN_ALIGN) {
-				/* A loader that asks for a large alignment:
-				 * see where mmap would put the image, then
-				 * place it on that boundary below. */
-				load_bias = elf_load(bprm->file, 0, elf_ppnt, elf_prot, elf_flags,
-						     total_size);
-				if (BAD_ADDR(load_bias)) {
-					retval = load_bias >= (uint64_t)-4095 ?
-							 (int)(int64_t)load_bias : -EINVAL;
-					goto out_free_dentry;
-				}
-				vm_munmap(load_bias, ELF_PAGEALIGN(total_size));
-				load_bias &= ~(alignment - 1);
-				elf_flags |= MAP_FIXED_NOREPLACE;
-			} else {
-				load_bias = 0;
-			}
-			/* Lowered by the first vaddr: every later address is
-			 * p_vaddr + load_bias. */
-			load_bias = ELF_PAGESTART(load_bias - vaddr);
+		} else {
+			retval = elf_first_load(bprm, img, phdr, &elf_flags, &total_size);
+			if (retval)
+				return retval;
 		}
-
-		error = elf_load(bprm->file, load_bias + vaddr, elf_ppnt, elf_prot, elf_flags,
-				 total_size);
-		if (BAD_ADDR(error)) {
-			retval = error >= (uint64_t)-4095 ? (int)(int64_t)error : -EINVAL;
-			goto out_free_dentry;
-		}
-
-		if (first_pt_load) {
-			first_pt_load = false;
-			if (elf_ex->e_type == ET_DYN)
-				load_bias += error - ELF_PAGESTART(load_bias + vaddr);
-		}
-
-		/* The segment that holds the program headers gives AT_PHDR. */
-		if (elf_ppnt->p_offset <= elf_ex->e_phoff &&
-		    elf_ex->e_phoff < elf_ppnt->p_offset + elf_ppnt->p_filesz)
-			phdr_addr = elf_ex->e_phoff - elf_ppnt->p_offset + elf_ppnt->p_vaddr;
-
-		/* For /proc/PID/stat and brk, as Linux counts them. */
-		k = elf_ppnt->p_vaddr;
-		if ((elf_ppnt->p_flags & PF_X) && k < start_code)
-			start_code = k;
-		if (start_data < k)
-			start_data = k;
-
-		/* Must fit below TASK_SIZE, and p_filesz <= p_memsz. */
-		if (BAD_ADDR(k) || elf_ppnt->p_filesz > elf_ppnt->p_memsz ||
-		    elf_ppnt->p_memsz > TASK_SIZE || TASK_SIZE - elf_ppnt->p_memsz < k) {
-			retval = -EINVAL;
-			goto out_free_dentry;
-		}
-
-		k = elf_ppnt->p_vaddr + elf_ppnt->p_filesz;
-		if ((elf_ppnt->p_flags & PF_X) && end_code < k)
-			end_code = k;
-		if (end_data < k)
-			end_data = k;
-		k = elf_ppnt->p_vaddr + elf_ppnt->p_memsz;
-		if (k > elf_brk)
-			elf_brk = k;
+		addr = elf_load(bprm->file, img->load_bias + phdr->p_vaddr, phdr,
+				make_prot(phdr->p_flags), elf_flags, total_size);
+		if (BAD_ADDR(addr))
+			return addr >= (uint64_t)-4095 ? (int)(int64_t)addr : -EINVAL;
+		if (first_pt_load && img->ex.e_type == ET_DYN)
+			img->load_bias += addr - ELF_PAGESTART(img->load_bias + phdr->p_vaddr);
+		first_pt_load = false;
+		retval = elf_note_segment(img, phdr);
+		if (retval)
+			return retval;
 	}
+	img->phdr_addr += img->load_bias;
+	img->elf_brk += img->load_bias;
+	img->start_code += img->load_bias;
+	img->end_code += img->load_bias;
+	img->start_data += img->load_bias;
+	img->end_data += img->load_bias;
+	return 0;
+}
 
-	e_entry = elf_ex->e_entry + load_bias;
-	phdr_addr += load_bias;
-	elf_brk += load_bias;
-	start_code += load_bias;
-	end_code += load_bias;
-	start_data += load_bias;
-	end_data += load_bias;
+/* ---- The interpreter, and the entry point. ---- */
 
-	if (interpreter) {
-		elf_entry = load_elf_interp(interp_elf_ex, interpreter, load_bias, interp_elf_phdata);
-		if (!BAD_ADDR(elf_entry)) {
-			/* LAB 06: BEGIN AT_BASE and the interpreter's entry */
-			interp_load_addr = elf_entry;
-			elf_entry += interp_elf_ex->e_entry;
-			/* LAB 06: END */
-		}
-		if (BAD_ADDR(elf_entry)) {
-			retval = elf_entry >= (uint64_t)-4095 ? (int)(int64_t)elf_entry : -EINVAL;
-			goto out_free_dentry;
-		}
-	} else {
-		elf_entry = e_entry;
-		if (BAD_ADDR(elf_entry)) {
-			retval = -EINVAL;
-			goto out_free_dentry;
-		}
+/* LAB 06: BEGIN interp_entry */
+/* The interpreter was loaded at interp_base: that is AT_BASE, and the
+ * process starts at the interpreter's entry point, moved as it was. */
+static uint64_t interp_entry(const Elf64_Ehdr *interp_ex, uint64_t interp_base,
+			     uint64_t *interp_load_addr)
+{
+	*interp_load_addr = interp_base;
+	return interp_base + interp_ex->e_entry;
+}
+/* LAB 06: ELSE
+static uint64_t interp_entry(const Elf64_Ehdr *interp_ex, uint64_t interp_base,
+			     uint64_t *interp_load_addr)
+{
+	(void)interp_ex;
+	(void)interp_load_addr;
+	return interp_base;
+}
+   LAB 06: END */
+
+/* Where the process starts: the interpreter's entry once load_elf_interp
+ * has mapped it, else the program's own. */
+static int elf_entry_point(struct elf_image *img)
+{
+	uint64_t entry;
+
+	if (!img->interpreter) {
+		img->elf_entry = img->ex.e_entry + img->load_bias;
+		return BAD_ADDR(img->elf_entry) ? -EINVAL : 0;
 	}
+	entry = load_elf_interp(&img->interp_ex, img->interpreter, img->load_bias,
+				img->interp_phdata);
+	if (!BAD_ADDR(entry))
+		entry = interp_entry(&img->interp_ex, entry, &img->interp_load_addr);
+	if (BAD_ADDR(entry))
+		return entry >= (uint64_t)-4095 ? (int)(int64_t)entry : -EINVAL;
+	img->elf_entry = entry;
+	return 0;
+}
 
-	/* The vDSO and its data page (ARCH_SETUP_ADDITIONAL_PAGES). */
-	retval = arch_setup_additional_pages(current->mm);
-	if (retval < 0)
-		goto out_free_dentry;
+/* ---- brk, and the rest of the new mm. ---- */
 
-	retval = create_elf_tables(bprm, elf_ex, interp_load_addr, e_entry, phdr_addr);
-	if (retval < 0)
-		goto out_free_dentry;
+/*
+ * The bounds into the mm, and brk: after the highest segment; for a loader
+ * run as a program (or a static-pie) where a PIE would be, away from the
+ * mmap area that holds the loader. Randomized, with a page left free
+ * after the bss. (Linux 6.10's rules, which Debian's 6.1 has.) Returns
+ * the end of the bss, for the exec trace.
+ */
+static uint64_t elf_set_brk(struct linux_binprm *bprm, struct elf_image *img)
+{
+	struct mm *mm = current->mm;
+	uint64_t bss_end = ELF_PAGEALIGN(img->elf_brk), elf_brk = img->elf_brk;
+	bool brk_moved = false;
 
-	mm = current->mm;
-	mm->end_code = end_code;
-	mm->start_code = start_code;
-	mm->start_data = start_data;
-	mm->end_data = end_data;
+	mm->end_code = img->end_code;
+	mm->start_code = img->start_code;
+	mm->start_data = img->start_data;
+	mm->end_data = img->end_data;
 	mm->start_stack = bprm->p;
-
-	/*
-	 * brk: after the highest segment; for a loader run as a program (or a
-	 * static-pie) where a PIE would be, away from the mmap area that holds
-	 * the loader. Randomized, with a page left free after the bss. (Linux
-	 * 6.10's rules, which Debian's 6.1 has.)
-	 */
-	bss_end = ELF_PAGEALIGN(elf_brk);
-	if (elf_ex->e_type == ET_DYN && !interpreter) {
+	if (img->ex.e_type == ET_DYN && !img->interpreter) {
 		elf_brk = ELF_ET_DYN_BASE;
 		brk_moved = true;
 	}
@@ -646,28 +699,66 @@ static int load_elf_binary(struct linux_binprm *bprm)
 			mm->brk = mm->start_brk = mm->brk + PAGE_SIZE;
 		mm->brk = mm->start_brk = arch_randomize_brk(mm);
 	}
-
 	/* SVr4 mapped page 0 read-only; some programs relied on it. The
 	 * error is not looked at, as in Linux (EPERM without CAP_SYS_RAWIO). */
 	if (current->personality & MMAP_PAGE_ZERO)
 		(void)vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_EXEC, MAP_FIXED | MAP_PRIVATE, 0);
+	return bss_end;
+}
 
-	exec_trace_elf(bprm, elf_ex->e_type == ET_DYN, elf_interpreter, load_bias,
-		       interp_load_addr, elf_entry, bss_end);
-	start_thread(current->tf, elf_entry, bprm->p);
-	retval = 0;
-
-out_free_dentry:
-	kfree(interp_elf_ex);
-	kfree(interp_elf_phdata);
-	if (interpreter) {
-		allow_write_access(interpreter);
-		fput(interpreter);
+/* Everything the image holds, given back (the interpreter's file too). */
+static void elf_free_image(struct elf_image *img)
+{
+	kfree(img->interp_phdata);
+	if (img->interpreter) {
+		allow_write_access(img->interpreter);
+		fput(img->interpreter);
 	}
-out_free_ph:
-	kfree(elf_interpreter);
-	kfree(elf_phdata);
+	kfree(img->interp_path);
+	kfree(img->phdata);
+}
+
+/*
+ * The handler (contract: include/linux/binfmts.h). Until
+ * elf_begin_new_exec, every failure leaves the caller as it was; after
+ * it, the steps build the new program in current's new address space.
+ */
+static int load_elf_binary(struct linux_binprm *bprm)
+{
+	struct elf_image img = { 0 };
+	uint64_t bss_end;
+	int retval;
+
+	retval = elf_read_headers(bprm, &img);
+	if (retval)
+		goto out;
+	retval = elf_read_interp(bprm, &img);
+	if (retval)
+		goto out;
+	/* ---- THE POINT OF NO RETURN: from here, a failure kills. ---- */
+	retval = elf_begin_new_exec(bprm, &img);
+	if (retval)
+		goto out;
+	retval = elf_map_segments(bprm, &img);
+	if (retval)
+		goto out;
+	retval = elf_entry_point(&img);
+	if (retval)
+		goto out;
+	/* The vDSO and its data page (ARCH_SETUP_ADDITIONAL_PAGES). */
+	retval = arch_setup_additional_pages(current->mm);
+	if (retval < 0)
+		goto out;
+	retval = create_elf_tables(bprm, &img);
+	if (retval < 0)
+		goto out;
+	bss_end = elf_set_brk(bprm, &img);
+	exec_trace_elf(bprm, img.ex.e_type == ET_DYN, img.interp_path, img.load_bias,
+		       img.interp_load_addr, img.elf_entry, bss_end);
+	start_thread(current->tf, img.elf_entry, bprm->p);
+	retval = 0;
 out:
+	elf_free_image(&img);
 	return retval;
 }
 
@@ -763,6 +854,85 @@ static uint32_t elf_hwcap(void)
 }
 /* LAB 03: END */
 
+/* LAB 03: BEGIN create_elf_auxv */
+/*
+ * Below *p: the platform string and 16 random bytes; then the auxiliary
+ * vector, in Linux 6.1's order, into mm->saved_auxv (/proc/PID/auxv),
+ * ended by AT_NULL and zeros. Returns the words of the vector (AT_NULL's
+ * pair included) or -EFAULT; *p moves down past the bytes written.
+ */
+static int create_elf_auxv(struct linux_binprm *bprm, const struct elf_image *img, uint64_t *p)
+{
+	struct mm *mm = current->mm;
+	uint64_t *elf_info = mm->saved_auxv;
+	uint64_t u_platform, u_rand_bytes, k_rand_bytes[2];
+	int ei_index = 0;
+
+	u_platform = *p -= sizeof(ELF_PLATFORM);
+	if (copy_to_user((void __user *)u_platform, ELF_PLATFORM, sizeof(ELF_PLATFORM)))
+		return -EFAULT;
+
+	/* 16 random bytes, the seed of the C library's own randomness. */
+	k_rand_bytes[0] = get_random_u64();
+	k_rand_bytes[1] = get_random_u64();
+	u_rand_bytes = *p -= sizeof(k_rand_bytes);
+	if (copy_to_user((void __user *)u_rand_bytes, k_rand_bytes, sizeof(k_rand_bytes)))
+		return -EFAULT;
+
+#define NEW_AUX_ENT(id, val)                            \
+	do {                                            \
+		elf_info[ei_index++] = (id);            \
+		elf_info[ei_index++] = (uint64_t)(val); \
+	} while (0)
+	/* x86's ARCH_DLINFO comes first. */
+	if (mm->vdso)
+		NEW_AUX_ENT(AT_SYSINFO_EHDR, mm->vdso);
+	NEW_AUX_ENT(AT_MINSIGSTKSZ, sigframe_size());
+	NEW_AUX_ENT(AT_HWCAP, elf_hwcap());
+	NEW_AUX_ENT(AT_PAGESZ, PAGE_SIZE);
+	NEW_AUX_ENT(AT_CLKTCK, CLOCKS_PER_SEC);
+	NEW_AUX_ENT(AT_PHDR, img->phdr_addr);
+	NEW_AUX_ENT(AT_PHENT, sizeof(Elf64_Phdr));
+	NEW_AUX_ENT(AT_PHNUM, img->ex.e_phnum);
+	NEW_AUX_ENT(AT_BASE, img->interp_load_addr);
+	NEW_AUX_ENT(AT_FLAGS, (bprm->interp_flags & BINPRM_FLAGS_PRESERVE_ARGV0) ?
+				      AT_FLAGS_PRESERVE_ARGV0 : 0);
+	NEW_AUX_ENT(AT_ENTRY, img->ex.e_entry + img->load_bias);
+	NEW_AUX_ENT(AT_UID, current_uid());
+	NEW_AUX_ENT(AT_EUID, current_euid());
+	NEW_AUX_ENT(AT_GID, current_gid());
+	NEW_AUX_ENT(AT_EGID, current_egid());
+	NEW_AUX_ENT(AT_SECURE, bprm->secureexec);
+	NEW_AUX_ENT(AT_RANDOM, u_rand_bytes);
+	NEW_AUX_ENT(AT_HWCAP2, elf_hwcap2());
+	NEW_AUX_ENT(AT_EXECFN, bprm->exec);
+	NEW_AUX_ENT(AT_PLATFORM, u_platform);
+	if (bprm->have_execfd)
+		NEW_AUX_ENT(AT_EXECFD, bprm->execfd);
+#undef NEW_AUX_ENT
+	/* AT_NULL, and zeros to the end of saved_auxv. */
+	memset(&elf_info[ei_index], 0, sizeof(mm->saved_auxv) - ei_index * sizeof(uint64_t));
+	return ei_index + 2;
+}
+/* LAB 03: ELSE: only what a C library needs to start, and no random bytes
+static int create_elf_auxv(struct linux_binprm *bprm, const struct elf_image *img, uint64_t *p)
+{
+	uint64_t *elf_info = current->mm->saved_auxv;
+	uint64_t zeros[2] = { 0, 0 }, u_rand_bytes = *p -= sizeof(zeros);
+
+	(void)bprm;
+	if (copy_to_user((void __user *)u_rand_bytes, zeros, sizeof(zeros)))
+		return -EFAULT;
+	uint64_t aux[] = { AT_PHDR, img->phdr_addr, AT_PHENT, sizeof(Elf64_Phdr), AT_PHNUM,
+			   img->ex.e_phnum, AT_PAGESZ, PAGE_SIZE, AT_BASE, img->interp_load_addr,
+			   AT_ENTRY, img->ex.e_entry + img->load_bias, AT_RANDOM, u_rand_bytes,
+			   AT_NULL, 0 };
+	memset(elf_info, 0, sizeof(current->mm->saved_auxv));
+	memcpy(elf_info, aux, sizeof(aux));
+	return sizeof(aux) / sizeof(aux[0]);
+}
+   LAB 03: END */
+
 /*
  * Finish the new stack and lay out what the program finds at rsp. From the
  * stack's top down (the strings are there already, copied by exec.c and
@@ -784,78 +954,16 @@ static uint32_t elf_hwcap(void)
  * to it, as Linux's put_user does. The vector is also kept in
  * mm->saved_auxv, for /proc/PID/auxv.
  */
-static int create_elf_tables(struct linux_binprm *bprm, const Elf64_Ehdr *exec,
-			     uint64_t interp_load_addr, uint64_t e_entry, uint64_t phdr_addr)
+static int create_elf_tables(struct linux_binprm *bprm, const struct elf_image *img)
 {
 	struct mm *mm = current->mm;
-	uint64_t p = bprm->p;
+	uint64_t p = arch_align_stack(bprm->p);
 	uint64_t sp, items;
-	uint64_t *elf_info = mm->saved_auxv;
-	int ei_index = 0, argc = bprm->argc, envc = bprm->envc, err;
+	int ei_index, argc = bprm->argc, envc = bprm->envc, err;
 
-	p = arch_align_stack(p);
-
-	/* LAB 03: BEGIN the platform string, the random bytes, the auxiliary vector */
-	uint64_t u_platform, u_rand_bytes, k_rand_bytes[2];
-
-	u_platform = p -= sizeof(ELF_PLATFORM);
-	if (copy_to_user((void __user *)u_platform, ELF_PLATFORM, sizeof(ELF_PLATFORM)))
-		return -EFAULT;
-
-	/* 16 random bytes, the seed of the C library's own randomness. */
-	k_rand_bytes[0] = get_random_u64();
-	k_rand_bytes[1] = get_random_u64();
-	u_rand_bytes = p -= sizeof(k_rand_bytes);
-	if (copy_to_user((void __user *)u_rand_bytes, k_rand_bytes, sizeof(k_rand_bytes)))
-		return -EFAULT;
-
-	/* The auxiliary vector, in Linux 6.1's order. */
-#define NEW_AUX_ENT(id, val)                            \
-	do {                                            \
-		elf_info[ei_index++] = (id);            \
-		elf_info[ei_index++] = (uint64_t)(val); \
-	} while (0)
-	/* x86's ARCH_DLINFO comes first. */
-	if (mm->vdso)
-		NEW_AUX_ENT(AT_SYSINFO_EHDR, mm->vdso);
-	NEW_AUX_ENT(AT_MINSIGSTKSZ, sigframe_size());
-	NEW_AUX_ENT(AT_HWCAP, elf_hwcap());
-	NEW_AUX_ENT(AT_PAGESZ, PAGE_SIZE);
-	NEW_AUX_ENT(AT_CLKTCK, CLOCKS_PER_SEC);
-	NEW_AUX_ENT(AT_PHDR, phdr_addr);
-	NEW_AUX_ENT(AT_PHENT, sizeof(Elf64_Phdr));
-	NEW_AUX_ENT(AT_PHNUM, exec->e_phnum);
-	NEW_AUX_ENT(AT_BASE, interp_load_addr);
-	NEW_AUX_ENT(AT_FLAGS, (bprm->interp_flags & BINPRM_FLAGS_PRESERVE_ARGV0) ?
-				      AT_FLAGS_PRESERVE_ARGV0 : 0);
-	NEW_AUX_ENT(AT_ENTRY, e_entry);
-	NEW_AUX_ENT(AT_UID, current_uid());
-	NEW_AUX_ENT(AT_EUID, current_euid());
-	NEW_AUX_ENT(AT_GID, current_gid());
-	NEW_AUX_ENT(AT_EGID, current_egid());
-	NEW_AUX_ENT(AT_SECURE, bprm->secureexec);
-	NEW_AUX_ENT(AT_RANDOM, u_rand_bytes);
-	NEW_AUX_ENT(AT_HWCAP2, elf_hwcap2());
-	NEW_AUX_ENT(AT_EXECFN, bprm->exec);
-	NEW_AUX_ENT(AT_PLATFORM, u_platform);
-	if (bprm->have_execfd)
-		NEW_AUX_ENT(AT_EXECFD, bprm->execfd);
-#undef NEW_AUX_ENT
-	/* AT_NULL, and zeros to the end of saved_auxv. */
-	memset(&elf_info[ei_index], 0, sizeof(mm->saved_auxv) - ei_index * sizeof(uint64_t));
-	ei_index += 2;
-/* LAB 03: ELSE: only what a C library needs to start, and no random bytes
-	uint64_t zeros[2] = { 0, 0 }, u_rand_bytes = p -= sizeof(zeros);
-
-	if (copy_to_user((void __user *)u_rand_bytes, zeros, sizeof(zeros)))
-		return -EFAULT;
-	uint64_t aux[] = { AT_PHDR, phdr_addr, AT_PHENT, sizeof(Elf64_Phdr), AT_PHNUM,
-			   exec->e_phnum, AT_PAGESZ, PAGE_SIZE, AT_BASE, interp_load_addr,
-			   AT_ENTRY, e_entry, AT_RANDOM, u_rand_bytes, AT_NULL, 0 };
-	memset(elf_info, 0, sizeof(mm->saved_auxv));
-	memcpy(elf_info, aux, sizeof(aux));
-	ei_index = sizeof(aux) / sizeof(aux[0]);
-   LAB 03: END */
+	ei_index = create_elf_auxv(bprm, img, &p);
+	if (ei_index < 0)
+		return ei_index;
 
 	/* Room for the vector, then for argc and the two arrays with their
 	 * NULLs, rounded down so that rsp (at argc) is 16-byte aligned. */

@@ -21,7 +21,8 @@
 #define MMAP_BASE 0x00007ff000000000UL
 /* Where the legacy (bottom-up) mmap layout starts: PAGE_ALIGN(TASK_SIZE / 3). */
 #define TASK_UNMAPPED_BASE 0x00002aaaaaaab000UL
-/* Lowest address mmap hands out or accepts (Linux's vm.mmap_min_addr). */
+/* Lowest address mmap hands out, or accepts without CAP_SYS_RAWIO
+ * (Linux's vm.mmap_min_addr). */
 #define MMAP_MIN_ADDR 0x10000UL
 /* Linux's stack_guard_gap: 256 pages kept free below a stack. */
 #define STACK_GUARD_GAP (256 * PAGE_SIZE)

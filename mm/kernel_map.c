@@ -22,8 +22,10 @@
  *                                    (but the boot stack's guard page,
  *                                    which is not mapped at all)
  *    Nothing else is mapped: not the first 1 MiB above KERNEL_VMA, not
- *    virtual page 0 (the lower half is user space, and mmap and exec
- *    never map below MMAP_MIN_ADDR), so a NULL pointer always faults.
+ *    virtual page 0 (the lower half is user space: only a process with
+ *    CAP_SYS_RAWIO may map below MMAP_MIN_ADDR, as on Linux, and SMAP and
+ *    SMEP keep the kernel from using such a page), so a NULL pointer in
+ *    the kernel always faults.
  *  - The new tables are built aside and installed in one go: the code
  *    that builds them runs from the old mapping of the same pages.
  *  - The top-level entries never change afterwards: mm_create copies them
