@@ -61,11 +61,14 @@ U := build
 
 # Kbuild's lists: obj-y is linked into the kernel, obj-m are modules. The
 # example module and the test modules of modules/ are always modules.
-obj-$(CONFIG_BINFMT_SCRIPT) += fs/binfmt_script.o
+# obj-y is linked first, in this order (Linux's fs/Makefile's): initcalls
+# of one level run in link order, so "#!" registers before ELF.
 obj-$(CONFIG_BINFMT_MISC) += fs/binfmt_misc.o
+obj-$(CONFIG_BINFMT_SCRIPT) += fs/binfmt_script.o
+obj-y += fs/binfmt_elf.o
 obj-m += $(patsubst %.c,%.o,$(wildcard modules/*.c modules/test/*.c))
 # What could be a module but is built in (for modprobe: "is builtin").
-MODULES_BUILTIN := kernel/fs/binfmt_elf.ko $(patsubst %.o,kernel/%.ko,$(filter fs/binfmt_%,$(obj-y)))
+MODULES_BUILTIN := $(sort $(patsubst %.o,kernel/%.ko,$(filter fs/binfmt_%,$(obj-y))))
 
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
@@ -99,7 +102,7 @@ KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-r
 # The kernel's source folders; a new subfolder is added here.
 KDIRS := boot arch/x86/kernel kernel kernel/module kernel/time mm fs fs/proc \
 	drivers/tty drivers/misc security
-KSRC := $(filter-out $(obj-m:.o=.c),$(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c)))
+KSRC := $(obj-y:.o=.c) $(filter-out $(obj-y:.o=.c) $(obj-m:.o=.c),$(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c)))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 
 # Each module NAME.ko is built from one NAME.c, under $(B)/mod/.

@@ -47,6 +47,7 @@
 #include <fs.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <linux/init.h>
 #include <cpu.h>
 #include <cred.h>
 #include <mm.h>
@@ -66,10 +67,14 @@ static struct linux_binfmt elf_format = {
 	.load_binary = load_elf_binary,
 };
 
-void init_elf_binfmt(void)
+/* A core initcall, as in Linux: the Makefile links it after binfmt_script,
+ * so ELF comes after "#!" scripts in the registry. */
+static int init_elf_binfmt(void)
 {
 	register_binfmt(&elf_format);
+	return 0;
 }
+core_initcall(init_elf_binfmt);
 
 /* The AT_PLATFORM string (Linux's ELF_PLATFORM on x86-64). */
 #define ELF_PLATFORM "x86_64"

@@ -989,13 +989,14 @@ static struct file_system_type bm_fs_type = {
 
 /*
  * The filesystem type, and the handler in front of the others. Built in
- * (the default), exec_init calls this at boot; as a module (make
+ * (the default), it runs at boot as an fs initcall, after the core ones
+ * that registered the script and ELF handlers, as in Linux; as a module (make
  * MODULES=y, as Debian builds it), it runs when binfmt_misc.ko is loaded,
  * which mount -t binfmt_misc does by itself: the type is unknown, so the
  * kernel asks modprobe for "fs-binfmt_misc" (fs/super.c, get_fs_type),
  * the alias below.
  */
-int __init init_misc_binfmt(void)
+static int __init init_misc_binfmt(void)
 {
 	int err = register_filesystem(&bm_fs_type);
 
@@ -1016,7 +1017,7 @@ static void __exit exit_misc_binfmt(void)
 	unregister_filesystem(&bm_fs_type);
 }
 
-module_init(init_misc_binfmt);
+fs_initcall(init_misc_binfmt);
 module_exit(exit_misc_binfmt);
 MODULE_LICENSE("GPL");
 MODULE_ALIAS_FS("binfmt_misc");

@@ -71,13 +71,14 @@ static struct linux_binfmt script_format = {
 };
 
 /*
- * Built in (the default), exec_init calls this at boot. Built as a module
+ * Built in (the default), it runs at boot as a core initcall, as in Linux
+ * (before binfmt_elf's: the Makefile links it first). Built as a module
  * (make MODULES=y), it runs when binfmt_script.ko is loaded. Linux asks
  * for no module by name when a "#!" file finds no handler: its first four
  * bytes are printable (search_binary_handler), so, as Linux's Kconfig
  * warns, a system whose scripts must run loads this module early.
  */
-int __init init_script_binfmt(void)
+static int __init init_script_binfmt(void)
 {
 	register_binfmt(&script_format);
 	return 0;
@@ -88,7 +89,7 @@ static void __exit exit_script_binfmt(void)
 	unregister_binfmt(&script_format);
 }
 
-module_init(init_script_binfmt);
+core_initcall(init_script_binfmt);
 module_exit(exit_script_binfmt);
 MODULE_LICENSE("GPL");
 

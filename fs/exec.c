@@ -121,23 +121,6 @@ void unregister_binfmt(struct linux_binfmt *fmt)
 	}
 }
 
-/*
- * The built-in formats, registered at boot in the order Linux's link order
- * gives them (each has a core_initcall there): "#!" scripts, then ELF.
- * The order matters only for a file that two handlers would both accept.
- */
-void exec_init(void)
-{
-#ifdef CONFIG_BINFMT_SCRIPT /* else it is a module: binfmt_script.ko */
-	init_script_binfmt();
-#endif
-	init_elf_binfmt();
-#ifdef CONFIG_BINFMT_MISC /* else binfmt_misc.ko */
-	init_misc_binfmt(); /* in front of both */
-#endif
-	exec_trace_init();
-}
-
 /* ------------------------------------------------------------------------
  * The way in.
  * ------------------------------------------------------------------------ */
@@ -1210,29 +1193,4 @@ int setup_arg_pages(struct linux_binprm *bprm, uint64_t stack_top, int executabl
 	if (expand_stack(mm, vma->end - stack_expand))
 		return -EFAULT;
 	return 0;
-}
-
-/*
- * The registers a new program starts with (Linux: start_thread and
- * ELF_PLAT_INIT): rip at the entry point, rsp at argc, interrupts on,
- * every general register 0 (rdx = 0 tells the program there is no exit
- * handler to register), FS and GS bases 0 (no TLS yet).
- */
-void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp)
-{
-	regs->r15 = regs->r14 = regs->r13 = regs->r12 = 0;
-	regs->r11 = regs->r10 = regs->r9 = regs->r8 = 0;
-	regs->rbp = regs->rdi = regs->rsi = regs->rdx = 0;
-	regs->rcx = regs->rbx = regs->rax = 0;
-	regs->rip = new_ip;
-	regs->rsp = new_sp;
-	regs->cs = USER_CS;
-	regs->ss = USER_DS;
-	regs->rflags = 0x202; /* IF, and bit 1 which is always set */
-
-	current->fs_base = 0;
-	current->gs_base = 0;
-	wrmsr(MSR_FS_BASE, 0);
-	wrmsr(MSR_GS_BASE, 0);
-	fpu_reset_current(); /* as Linux's flush_thread: a clean x87/SSE state */
 }

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <kernel.h>
 #include <linux/binfmts.h>
+#include <linux/init.h>
 #include <proc_fs.h>
 #include <sched.h>
 #include <string.h>
@@ -67,10 +68,13 @@ static int exectrace_write(const char *buf, size_t count)
 	return 0;
 }
 
-void exec_trace_init(void)
+/* The switch /proc/sys/fs/exectrace, at boot. */
+static int exec_trace_init(void)
 {
 	proc_create("sys/fs/exectrace", 0644, exectrace_show, exectrace_write);
+	return 0;
 }
+fs_initcall(exec_trace_init);
 
 #define T(fmt, ...) printk(KERN_ERR "exectrace: " fmt "\n", ##__VA_ARGS__)
 

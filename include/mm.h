@@ -23,6 +23,9 @@ static inline uint64_t virt_to_phys(const void *virt)
 }
 
 void page_alloc_init(const struct boot_info *bi);
+/* kmalloc's per-frame descriptors (mm/kmalloc.c): kmalloc works from then
+ * on. Right after page_alloc_init, before anything allocates. */
+void kmalloc_init(void);
 /* Give back the whole frames of physical [start, end) that were reserved at
  * boot and are RAM (the initramfs, once unpacked). Returns the bytes freed. */
 uint64_t free_reserved_range(const struct boot_info *bi, uint64_t start, uint64_t end);

@@ -12,6 +12,7 @@
 #include <personality.h>
 #include <vdso.h>
 #include <linux/binfmts.h>
+#include <linux/init.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <mm.h>
@@ -52,6 +53,15 @@ static void load_initramfs(void)
 	printk(KERN_INFO "Freeing initrd memory: %luK\n", (unsigned long)(initrd_freed / 1024));
 }
 
+/* The initcalls, as the linker gathered them (linker.ld). */
+extern initcall_t __initcall_start[], __initcall_end[];
+
+void do_initcalls(void)
+{
+	for (initcall_t *call = __initcall_start; call < __initcall_end; call++)
+		(void)(*call)();
+}
+
 void kernel_main(uint32_t magic, uint64_t info_phys)
 {
 	serial_init();
@@ -65,6 +75,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	fpu_init();
 	cpu_init();
 	page_alloc_init(&boot_info);
+	kmalloc_init();
 	paging_init();
 	smap_init();            /* before the kernel's text becomes read-only */
 	kernel_map_init();
@@ -79,7 +90,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	proc_modules_init();
 	utsname_init();
 	kmod_init();
-	exec_init();
+	do_initcalls();         /* the formats, binfmt_misc, the exec trace */
 	exec_domain_init();
 	vdso_init();
 	lkdtm_init();

@@ -18,12 +18,6 @@ void *alloc_page_nozero(void);
 /* Is frame pfn free (for KASAN's shadow at boot)? */
 bool page_is_free(uint64_t pfn);
 
-/* ---- mm/kmalloc.c ---- */
-
-/* Called at the end of page_alloc_init: sets up kmalloc's per-frame
- * descriptors, so kmalloc works from then on. */
-void kmalloc_init(void);
-
 /* ---- whole pages, with string instructions (faster than byte loops) ---- */
 
 static inline void zero_page(void *page)

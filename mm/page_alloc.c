@@ -115,7 +115,6 @@ void page_alloc_init(const struct boot_info *bi)
 		refs[pfn] = 1;
 	page_refs = refs;
 
-	kmalloc_init();
 	printk(KERN_INFO "Memory: %luK/%luK available (%luK kernel, %luK reserved)\n",
 	       (unsigned long)(free_frames * 4), (unsigned long)(total_frames * 4),
 	       (unsigned long)(ALIGN_UP(bi->kernel_end - bi->kernel_start, PAGE_SIZE) / 1024),

@@ -109,11 +109,9 @@ void register_binfmt(struct linux_binfmt *fmt); /* at the end */
 void insert_binfmt(struct linux_binfmt *fmt);   /* at the front */
 void unregister_binfmt(struct linux_binfmt *fmt);
 
-/* Register the built-in handlers. Called once at boot, before init runs. */
-void exec_init(void);
-int init_script_binfmt(void);  /* fs/binfmt_script.c (built in: CONFIG_BINFMT_SCRIPT) */
-void init_elf_binfmt(void);    /* fs/binfmt_elf.c */
-int init_misc_binfmt(void);    /* fs/binfmt_misc.c (built in: CONFIG_BINFMT_MISC) */
+/* Each handler registers itself from its own initcall (include/linux/init.h):
+ * fs/binfmt_script.c and fs/binfmt_elf.c as core_initcall, in that link
+ * order, fs/binfmt_misc.c as fs_initcall. */
 
 /* Helpers for the handlers (fs/exec.c). */
 struct file *open_exec(const char *name); /* open a program: EACCES, ETXTBSY... */
@@ -133,7 +131,7 @@ int begin_new_exec(struct linux_binprm *bprm); /* the point of no return */
 void setup_new_exec(struct linux_binprm *bprm); /* the mmap layout */
 /* Move the stack to stack_top and give it its rights and 128 KiB of room. */
 int setup_arg_pages(struct linux_binprm *bprm, uint64_t stack_top, int executable_stack);
-/* Set the user registers for a fresh program (Linux: arch start_thread). */
+/* Set the user registers for a fresh program (arch/x86/kernel/process_64.c). */
 void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp);
 
 /*
@@ -152,7 +150,6 @@ int kernel_execve(const char *filename, char *const argv[], char *const envp[]);
  * Each hook does nothing while the trace is off.
  */
 void exec_trace_set(bool on);
-void exec_trace_init(void); /* registers /proc/sys/fs/exectrace */
 bool exec_trace_enabled(void);
 void exec_trace_start(struct linux_binprm *bprm);      /* the exec as asked */
 void exec_trace_depth(struct linux_binprm *bprm, int depth); /* a round of the search */

@@ -34,6 +34,7 @@
 #pragma once
 #include <kernel.h>
 #include <linux/export.h>
+#include <linux/init.h>
 
 #define MODULE_NAME_LEN (64 - sizeof(unsigned long)) /* 56, with the NUL */
 
@@ -150,15 +151,22 @@ void proc_modules_init(void);
 #define MODULE_INFO(tag, info)                                                 \
 	static const char __UNIQUE_ID(tag)[]                                   \
 		__attribute__((section(".modinfo"), used, aligned(1))) = #tag "=" info
+/* A module has no levels: each initcall is its init function. */
+#define core_initcall(fn) module_init(fn)
+#define postcore_initcall(fn) module_init(fn)
+#define arch_initcall(fn) module_init(fn)
+#define subsys_initcall(fn) module_init(fn)
+#define fs_initcall(fn) module_init(fn)
+#define device_initcall(fn) module_init(fn)
+#define late_initcall(fn) module_init(fn)
 #else
-/* Built into the kernel: it calls the init function itself (for the
- * formats, exec_init in fs/exec.c), never the exit function, and keeps
- * no .modinfo. */
+/* Built into the kernel: the init function is an initcall of level
+ * device (include/linux/init.h), never unloaded, so the exit function is
+ * not kept, and neither is .modinfo. */
 #define __init
 #define __initdata
 #define __exit
-#define module_init(fn)                                                        \
-	static int (*const __module_init_unused)(void) __attribute__((unused)) = fn
+#define module_init(fn) device_initcall(fn)
 #define module_exit(fn)                                                        \
 	static void (*const __module_exit_unused)(void) __attribute__((unused)) = fn
 #define MODULE_INFO(tag, info)                                                 \

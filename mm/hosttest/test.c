@@ -201,6 +201,7 @@ static void boot(void)
 	bi->nr_modules = 1;
 	bi->modules[0] = (struct boot_module){ 0x400800, 0x500001 };
 	page_alloc_init(bi);
+	kmalloc_init(); /* as kernel_main does */
 	free0 = nr_free_pages();
 	CHECK(nr_total_pages() == (0x9f000 + RAM - 0x110000) / 4096);
 	for (size_t i = 0; i < sizeof(pattern); i++)
