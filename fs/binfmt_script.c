@@ -2,20 +2,17 @@
  * binfmt_script.c - the "#!" handler: runs a script by running its
  * interpreter instead.
  *
- * One entry in the registry of fs/exec.c (registered by exec_init, before
- * ELF, as Linux's link order has it). load_script looks at bprm->buf, the
- * first BINPRM_BUF_SIZE (256) bytes of the file, and answers:
- *   -ENOEXEC   not a "#!" file, or a "#!" line it refuses (see below);
- *              the next handler is asked;
- *   -errno     the interpreter cannot be opened (ENOENT, EACCES, ELOOP,
- *              ETXTBSY...), or the new strings do not fit (E2BIG); the exec
- *              fails and the caller keeps running, untouched;
- *   0          the exec was rewritten: new argv strings are on the new
- *              stack, bprm->interp names the interpreter, bprm->interpreter
- *              is its open file, and exec_binprm runs the search again on
- *              it (which may be a script too, up to five rewrites).
- * It never reaches the point of no return: the handler that loads the
- * final program does.
+ * One entry in the registry of fs/exec.c, answering as every handler does
+ * (include/linux/binfmts.h, struct linux_binfmt). load_script looks at
+ * bprm->buf, the first BINPRM_BUF_SIZE (256) bytes of the file: not a
+ * "#!" file, or a "#!" line it refuses (see below), is -ENOEXEC; an
+ * interpreter that cannot be opened (ENOENT, EACCES, ELOOP, ETXTBSY...) or
+ * strings that do not fit (E2BIG) fail the exec; otherwise it rewrites the
+ * exec: new argv strings on the new stack, bprm->interp naming the
+ * interpreter and bprm->interpreter its open file, and exec_binprm runs the
+ * search again on it (a script too, up to five rewrites). It never
+ * reaches the point of no return: the handler that loads the final
+ * program does.
  *
  * THE ARGV THE INTERPRETER RECEIVES. For a file ./script that starts with
  *
@@ -50,10 +47,7 @@
  *     Otherwise ENOEXEC ("the interpreter's name might have been cut").
  *   - "#!" followed by nothing but blanks up to a newline: ENOEXEC.
  *
- * Linux 3.18, which the article on exec describes, read 128 bytes, cut a
- * long line silently at 127 characters (even in the middle of the name),
- * and called search_binary_handler itself, recursively; since 5.8 the
- * handler only names the interpreter and exec_binprm loops.
+ * How the article's 3.18 differed: docs/exec.md, section 11.
  */
 #include <errno.h>
 #include <fs.h>

@@ -38,12 +38,11 @@
  *               setup_arg_pages, start_thread
  *       free_bprm
  *
- * The contract of the whole: until a handler calls begin_new_exec, nothing
- * of the calling process has changed. Its address space, files, signals and
- * name are as they were, and a failure returns -errno to it. The new
- * program is built aside, in bprm->mm. begin_new_exec switches the process
- * to that new address space and drops the old one; from there on there is
- * nothing to return to, and a failure kills the process with SIGSEGV.
+ * The contract of the whole is the handlers' (include/linux/binfmts.h,
+ * struct linux_binfmt): the new program is built aside, in bprm->mm, and
+ * until a handler calls begin_new_exec the caller is untouched and gets
+ * -errno; begin_new_exec switches the process to the new address space
+ * and drops the old one, and from there a failure kills it with SIGSEGV.
  *
  * On success the process's user registers (current->tf) hold the new
  * program's entry state; sys_execve returns 0, which the dispatcher stores
@@ -150,7 +149,7 @@ long sys_execve(const char __user *filename, const char __user *const __user *ar
 }
 
 /*
- * execveat(2) (Linux 3.19): the name is looked up from the directory
+ * execveat(2): the name is looked up from the directory
  * descriptor fd (or the working directory for AT_FDCWD; an absolute name
  * ignores fd). AT_EMPTY_PATH with "" runs fd's own file: fexecve(3).
  * AT_SYMLINK_NOFOLLOW refuses a final symlink (ELOOP). Any other flag is
@@ -261,9 +260,8 @@ static int do_execveat_common(int fd, char *filename, const char __user *const _
 		goto out_free;
 
 	/*
-	 * An empty argv gets argv[0] = "" (Linux 5.18 and later; 3.18 let
-	 * argc be 0), so that a program that starts at argv[1] does not walk
-	 * into envp. bprm_stack_limits has counted this pointer already.
+	 * An empty argv gets argv[0] = "", so that a program that starts at
+	 * argv[1] does not walk into envp. bprm_stack_limits has counted this pointer already.
 	 */
 	if (bprm->argc == 0) {
 		retval = copy_string_kernel("", bprm);
@@ -507,7 +505,7 @@ static int count_strings_kernel(char *const argv[])
  * How low the strings may go: a quarter of RLIMIT_STACK but at most 6 MiB
  * (3/4 of _STK_LIM), and at least ARG_MAX (128 KiB); 2 MiB for the default
  * 8 MiB stack. The argv and envp pointers count too, and at least one argv
- * pointer, for the "" an empty argv gets. 3.18 counted only the strings.
+ * pointer, for the "" an empty argv gets.
  */
 static int bprm_stack_limits(struct linux_binprm *bprm)
 {
@@ -819,8 +817,7 @@ struct file *open_exec(const char *name)
 /*
  * Open the file and run the handlers. A failure after the point of no
  * return cannot be reported to a program that no longer exists: the
- * process gets SIGSEGV and dies on its way back to user mode (Linux 3.17
- * and earlier used SIGKILL).
+ * process gets SIGSEGV and dies on its way back to user mode.
  */
 static int bprm_execve(struct linux_binprm *bprm, int fd, const char *filename, int flags)
 {
@@ -863,9 +860,7 @@ out:
  * Run the search, and again on the interpreter each time a handler
  * rewrote the exec (a "#!" script names its interpreter): the file and at
  * most five rewrites run; a sixth gives ELOOP. (Linux's comment says "4
- * levels"; it is five. Linux 3.8 to 5.7 counted the same depth in
- * search_binary_handler, which scripts called recursively; before 3.8 the
- * error was ENOEXEC.)
+ * levels"; it is five.)
  */
 static int exec_binprm(struct linux_binprm *bprm)
 {
@@ -907,8 +902,7 @@ static int exec_binprm(struct linux_binprm *bprm)
 
 /*
  * Read the first bytes of the file into bprm->buf, the rest zero: what the
- * handlers decide on. Runs again for each interpreter. BINPRM_BUF_SIZE is
- * 256 since Linux 5.1; it was 128 in 3.18.
+ * handlers decide on. Runs again for each interpreter.
  */
 static int prepare_binprm(struct linux_binprm *bprm)
 {
@@ -922,11 +916,10 @@ static bool printable(unsigned char c)
 }
 
 /*
- * Ask each handler in turn. -ENOEXEC means "not mine": ask the next; any
- * other answer ends the search. After the point of no return the answer is
- * final whatever it is. When nobody wants a file that does not look like
- * text, Linux asks for a module named after bytes 2 and 3 and tries once
- * more.
+ * Ask each handler in turn, as their contract says (include/linux/binfmts.h):
+ * -ENOEXEC asks the next; any other answer ends the search. When nobody
+ * wants a file that does not look like text, Linux asks for a module named
+ * after bytes 2 and 3 and tries once more.
  */
 static int search_binary_handler(struct linux_binprm *bprm)
 {

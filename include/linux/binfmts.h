@@ -18,9 +18,8 @@ struct cred;
 
 /*
  * How many bytes of the file exec reads into bprm->buf for the handlers to
- * look at. 256 since Linux 5.1; it was 128 before (in 3.18, the kernel the
- * article on exec describes), which is why a "#!" line could then hold only
- * 127 characters.
+ * look at: the longest "#!" line. (128 in the article's 3.18: docs/exec.md,
+ * section 11.)
  */
 #define BINPRM_BUF_SIZE 256
 
@@ -83,7 +82,8 @@ struct linux_binprm {
 };
 
 /*
- * An executable format. load_binary either
+ * An executable format, and THE HANDLER CONTRACT (stated here only: exec.c
+ * and the handlers point here). load_binary either
  *   - returns -ENOEXEC: "not mine", bprm is as it was, the next handler is
  *     asked;
  *   - returns another -errno before calling begin_new_exec: the exec fails
