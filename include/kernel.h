@@ -101,4 +101,4 @@ void panic(const char *fmt, ...) __noreturn __attribute__((format(printf, 1, 2))
 /* Kernel command line switches (kernel/cmdline.c). */
 extern bool cmdline_quiet;
 extern bool cmdline_strace;
-extern int watchdog_thresh; /* seconds; kernel/sched.c */
+extern int watchdog_thresh; /* seconds; kernel/sched/core.c */

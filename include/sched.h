@@ -2,7 +2,7 @@
  * sched.h - processes and threads (kernel/proc.c, kernel/fork.c,
  * kernel/exit.c), their signals (kernel/signal.c), futexes
  * (kernel/futex.c), credentials (kernel/cred.c), timers
- * (kernel/time/itimer.c) and the scheduler (kernel/sched.c).
+ * (kernel/time/itimer.c) and the scheduler (kernel/sched/core.c).
  *
  * As in Linux, a struct task is one thread. A process is a thread group:
  * the threads that clone(CLONE_THREAD) made share one struct signal_struct

@@ -1,5 +1,5 @@
 /*
- * sched.c - the scheduler: round robin over runnable tasks on one CPU.
+ * kernel/sched/core.c - the scheduler: round robin over runnable tasks on one CPU.
  *
  * Task 0 is the boot context; it becomes the idle task, which halts until
  * an interrupt makes someone runnable. The timer tick sets need_resched;
