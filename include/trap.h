@@ -30,7 +30,7 @@ void trap_init(void);          /* IDT, GDT, TSS */
 extern uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE];
 void tss_set_kernel_stack(uint64_t top);
 typedef void (*irq_handler_t)(struct trapframe *tf);
-void irq_register(int irq, irq_handler_t handler);
+void irq_register(int irq, irq_handler_t handler, const char *name);
 void irq_unmask(int irq);
 
 void syscall_init(void);

@@ -246,6 +246,13 @@ uint64_t arch_randomize_brk(struct mm *mm);    /* brk + up to 1 GiB */
  * (writable areas but the stack), stack, pt_pages (page tables below the
  * top one). For /proc/PID/status and stat, and the OOM killer.
  */
+/* The frames processes map, each counted once (mm/vmstat.c), for
+ * /proc/meminfo: AnonPages, Mapped, and how many of both were touched. */
+struct user_page_stats {
+	uint64_t anon, file_mapped, active;
+};
+void count_user_pages(struct user_page_stats *s);
+
 struct mm_counts {
 	uint64_t total, rss, file_rss, data, stack, pt_pages;
 };

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
+#include <kernel_stat.h>
 #include <linux/binfmts.h>
 #include <mm.h>
 #include <power.h>
@@ -74,6 +75,7 @@ struct task *alloc_task(void)
 	t->cred = get_cred(&init_cred);
 	t->pid = alloc_pid();
 	nr_tasks++;
+	kstat.total_forks++;
 	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	fpu_clear(&t->fpu);
 	t->state = TASK_SLEEPING; /* not runnable until its creator says so */

@@ -59,7 +59,7 @@ static void serial_irq(struct trapframe *tf)
 void serial_set_rx_handler(void (*fn)(uint8_t c))
 {
 	rx_handler = fn;
-	irq_register(IRQ_COM1, serial_irq);
+	irq_register(IRQ_COM1, serial_irq, "ttyS0");
 	outb(COM1 + REG_IER, 0x01); /* interrupt when data arrives */
 	irq_unmask(IRQ_COM1);
 }

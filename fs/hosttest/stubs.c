@@ -1,5 +1,6 @@
 /* Host stubs: the kernel services fs/ needs, on top of libc. */
 #include <kernel.h>
+#include <boot.h>
 #include <cred.h>
 #include <errno.h>
 #include <mm.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <syscalls.h>
 #include <fs.h>
+#include <kernel_stat.h>
 #include <vm.h>
 
 extern void *malloc(size_t); extern void free(void *); extern void *calloc(size_t, size_t);
@@ -76,6 +78,12 @@ struct task *find_task(pid_t pid) { return current && current->pid == pid ? curr
 struct inode; void unmap_mapping_range(struct inode *inode, uint64_t from) { (void)inode, (void)from; }
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len) { (void)mm, (void)va, (void)dst, (void)len; return -EFAULT; }
 void mm_count(struct mm *mm, struct mm_counts *c) { (void)mm; memset(c, 0, sizeof(*c)); }
+void count_user_pages(struct user_page_stats *s) { memset(s, 0, sizeof(*s)); }
+struct kernel_stat kstat;
+struct boot_info boot_info;
+unsigned long avenrun[3];
+int nr_running(void) { return 1; }
+const char *irq_name(int irq) { (void)irq; return NULL; }
 size_t nr_total_pages(void) { return 65536; }
 size_t nr_free_pages(void) { return 32768; }
 void ktime_get_monotonic(struct timespec *ts) { ts->tv_sec = 12; ts->tv_nsec = 340000000; }

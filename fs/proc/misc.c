@@ -3,9 +3,11 @@
  * same proc_create() that other parts of the kernel use:
  *
  *   meminfo        memory in Linux's layout ("MemTotal:       16384 kB");
- *                  the figures this kernel does not have are 0
+ *                  the figures this kernel does not have (swap, huge
+ *                  pages, a page cache of disk files) are 0
+ *   stat, interrupts, cmdline: fs/proc/stat.c, interrupts.c, cmdline.c
  *   uptime         seconds since boot, and seconds the CPU was idle
- *   loadavg        (no load average is kept: zeros), tasks, last pid
+ *   loadavg        the load average, tasks, last pid
  *   cpuinfo        one processor, described by the cpuid instruction
  *   filesystems    the filesystem types mount(2) knows
  *   mounts         a symlink to self/mounts, as in Linux
@@ -18,10 +20,12 @@
  */
 #include "internal.h"
 #include <kasan.h>
+#include <kernel_stat.h>
 #include <mm.h>
 #include <power.h>
 #include <sched.h>
 #include <timekeeping.h>
+#include <vm.h>
 #include <vmalloc.h>
 
 /* ---- meminfo ---------------------------------------------------------------- */
@@ -37,6 +41,13 @@ static int show_meminfo(struct seq_file *m)
 	kmalloc_quarantine_flush(); /* KASAN's quarantine is not memory in use */
 	uint64_t total = nr_total_pages(), free = nr_free_pages();
 	uint64_t shmem = ramfs_nr_pages;
+	struct user_page_stats u;
+
+	/* Every file lives in memory, as tmpfs's do in Linux: its pages are
+	 * Shmem, on the anonymous LRU lists, with the processes' own pages.
+	 * Those processes use are the active ones (mm/vmstat.c). */
+	count_user_pages(&u);
+	uint64_t lru_anon = shmem + u.anon, active_anon = MIN(u.active, lru_anon);
 
 	show_val_kb(m, "MemTotal:", total);
 	show_val_kb(m, "MemFree:", free);
@@ -44,10 +55,10 @@ static int show_meminfo(struct seq_file *m)
 	show_val_kb(m, "Buffers:", 0);
 	show_val_kb(m, "Cached:", shmem);
 	show_val_kb(m, "SwapCached:", 0);
-	show_val_kb(m, "Active:", 0);
-	show_val_kb(m, "Inactive:", shmem);
-	show_val_kb(m, "Active(anon):", 0);
-	show_val_kb(m, "Inactive(anon):", shmem);
+	show_val_kb(m, "Active:", active_anon);
+	show_val_kb(m, "Inactive:", lru_anon - active_anon);
+	show_val_kb(m, "Active(anon):", active_anon);
+	show_val_kb(m, "Inactive(anon):", lru_anon - active_anon);
 	show_val_kb(m, "Active(file):", 0);
 	show_val_kb(m, "Inactive(file):", 0);
 	show_val_kb(m, "Unevictable:", 0);
@@ -58,8 +69,8 @@ static int show_meminfo(struct seq_file *m)
 	show_val_kb(m, "Zswapped:", 0);
 	show_val_kb(m, "Dirty:", 0);
 	show_val_kb(m, "Writeback:", 0);
-	show_val_kb(m, "AnonPages:", 0);
-	show_val_kb(m, "Mapped:", 0);
+	show_val_kb(m, "AnonPages:", u.anon);
+	show_val_kb(m, "Mapped:", u.file_mapped);
 	show_val_kb(m, "Shmem:", shmem);
 	show_val_kb(m, "KReclaimable:", 0);
 	show_val_kb(m, "Slab:", nr_slab_pages);
@@ -99,24 +110,20 @@ static int show_meminfo(struct seq_file *m)
 static int show_uptime(struct seq_file *m)
 {
 	struct timespec ts;
-	uint64_t busy = 0, up_cs, idle_cs;
+	uint64_t up_cs, idle_cs;
 
 	ktime_get_monotonic(&ts);
 	up_cs = (uint64_t)ts.tv_sec * 100 + ts.tv_nsec / 10000000;
-	/* Idle: the time no process ran. Every process's ticks end up in
-	 * init's children totals once reaped, so count init and the living. */
-	for (struct task *t = first_task(); t; t = t->next_task) {
-		busy += t->utime + t->stime;
-		if (t->pid == 1)
-			busy += t->signal ? t->signal->cutime + t->signal->cstime : 0;
-	}
-	busy = busy * 100 / HZ;
-	idle_cs = up_cs > busy ? up_cs - busy : 0;
+	/* The ticks that found the CPU idle (kernel/sched/cputime.c): it only
+	 * grows. */
+	idle_cs = kstat.cpustat[CPUTIME_IDLE] / 10000000;
 	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(up_cs / 100), (unsigned long)(up_cs % 100),
 		   (unsigned long)(idle_cs / 100), (unsigned long)(idle_cs % 100));
 	return 0;
 }
 
+/* The load average over 1, 5 and 15 minutes (kernel/sched/loadavg.c),
+ * the runnable and all tasks, the last pid given out. */
 static int show_loadavg(struct seq_file *m)
 {
 	int running = 0, total = 0;
@@ -131,7 +138,9 @@ static int show_loadavg(struct seq_file *m)
 		if (t->pid > last)
 			last = t->pid;
 	}
-	seq_printf(m, "0.00 0.00 0.00 %d/%d %d\n", running, total, last);
+	seq_printf(m, "%lu.%02lu %lu.%02lu %lu.%02lu %d/%d %d\n", LOAD_INT(avenrun[0]),
+		   LOAD_FRAC(avenrun[0]), LOAD_INT(avenrun[1]), LOAD_FRAC(avenrun[1]),
+		   LOAD_INT(avenrun[2]), LOAD_FRAC(avenrun[2]), running, total, last);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <kernel.h>
+#include <kernel_stat.h>
 #include <cpu.h>
 #include <sched.h>
 #include <trap.h>
@@ -100,6 +101,7 @@ void schedule(void)
 			wrmsr(MSR_FS_BASE, next->fs_base);
 			wrmsr(MSR_GS_BASE, next->gs_base);
 		}
+		kstat.nr_context_switches++;
 		switch_context(&prev->ksp, next->ksp);
 	}
 	release_dead_tasks();
@@ -162,6 +164,8 @@ void sched_tick(bool from_user)
 		else
 			current->stime++;
 	}
+	account_process_tick(from_user, current == &idle_task);
+	calc_global_load_tick();
 	itimer_tick(from_user);
 	softlockup_check(from_user);
 	for (struct task *t = task_list; t; t = t->next_task)

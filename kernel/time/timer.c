@@ -28,6 +28,6 @@ void timer_init(void)
 	outb(0x43, 0x34); /* channel 0, lobyte/hibyte, rate generator */
 	outb(0x40, divisor & 0xff);
 	outb(0x40, divisor >> 8);
-	irq_register(IRQ_TIMER, timer_interrupt);
+	irq_register(IRQ_TIMER, timer_interrupt, "timer");
 	irq_unmask(IRQ_TIMER);
 }

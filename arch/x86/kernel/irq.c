@@ -5,6 +5,7 @@
  * registers.
  */
 #include <kernel.h>
+#include <kernel_stat.h>
 #include <trap.h>
 #include <x86.h>
 
@@ -15,6 +16,7 @@
 #define PIC_EOI 0x20
 
 static irq_handler_t handlers[16];
+static const char *names[16];
 static uint16_t irq_mask = 0xffff & ~(1 << 2); /* the cascade stays open */
 
 static void pic_write_mask(void)
@@ -36,9 +38,15 @@ void pic_init(void)
 	pic_write_mask();
 }
 
-void irq_register(int irq, irq_handler_t handler)
+void irq_register(int irq, irq_handler_t handler, const char *name)
 {
 	handlers[irq] = handler;
+	names[irq] = name;
+}
+
+const char *irq_name(int irq)
+{
+	return irq >= 0 && irq < 16 ? names[irq] : NULL;
 }
 
 void irq_unmask(int irq)
@@ -65,6 +73,7 @@ void irq_dispatch(struct trapframe *tf)
 	if (irq >= 8)
 		outb(PIC2_CMD, PIC_EOI);
 	outb(PIC1_CMD, PIC_EOI);
+	kstat.irqs[irq]++;
 	if (handlers[irq])
 		handlers[irq](tf);
 }
