@@ -462,16 +462,26 @@ fuzz:
 oracle: all
 	scripts/oracle.sh
 
-# QEMU waits for gdb (-S) with its gdbstub on :1234; gdb has the terminal,
-# so the serial console goes to $(B)/serial.log (tail -f it elsewhere).
-# gdb loads scripts/gdb/execve.py: lx-ps, lx-pagetables, lx-pte, lx-bprm.
-# GDB_ARGS adds gdb options, e.g. GDB_ARGS="-ex 'break load_script'".
+# QEMU waits for gdb (-S) with its gdbstub on :1234; gdb has the terminal.
+# QEMU runs in a session of its own (setsid), so that Ctrl-C in gdb stops
+# the guest instead of killing QEMU. The serial console is a TCP port,
+# GDB_CONSOLE (4444): `socat -,rawer tcp:localhost:4444` (or telnet) in
+# another terminal types into the guest's shell; everything it prints also
+# goes to $(B)/serial.log. gdb loads scripts/gdb/execve.py: lx-ps,
+# lx-pagetables, lx-pte, lx-bprm. GDB_ARGS adds gdb options, e.g.
+# GDB_ARGS="-ex 'break load_script'".
 GDB_ARGS ?=
+GDB_CONSOLE ?= 4444
 gdb: all
-	$(QEMU) $(QEMU_MACHINE) -serial file:$(B)/serial.log -kernel $(B)/kernel \
-		-initrd $(B)/initramfs.cpio -append "$(APPEND)" -s -S & \
+	@echo "make gdb: the guest's console is tcp port $(GDB_CONSOLE):" \
+		"socat -,rawer tcp:localhost:$(GDB_CONSOLE)  (or: telnet localhost $(GDB_CONSOLE));" \
+		"its output is also in $(B)/serial.log"
+	setsid $(QEMU) $(QEMU_MACHINE) -kernel $(B)/kernel -initrd $(B)/initramfs.cpio \
+		-chardev socket,id=con,host=127.0.0.1,port=$(GDB_CONSOLE),server=on,wait=off,logfile=$(B)/serial.log \
+		-serial chardev:con -append "$(APPEND)" -s -S & \
+	qemu=$$!; \
 	gdb -q $(B)/kernel -x scripts/gdb/execve.py -ex 'target remote :1234' $(GDB_ARGS); \
-		kill %1 2>/dev/null || true
+		kill $$qemu 2>/dev/null || true
 
 clean:
 	rm -rf $(B)

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 packages=(qemu-system-x86 grub-pc-bin grub-common xorriso mtools musl-tools
-	cpio gcc libc6-dev make binutils xz-utils git python3 gdb)
+	cpio gcc libc6-dev make binutils xz-utils git python3 gdb socat)
 [ "${1:-}" = fuzz ] && packages+=(clang libclang-rt-dev)
 
 missing=()

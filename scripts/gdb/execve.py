@@ -27,6 +27,15 @@ def u64(value):
     return int(value) & 0xffffffffffffffff
 
 
+def need_target():
+    """Refuse to run without a live kernel: gdb would read the file's own
+    zeros and print an empty table."""
+    inferior = gdb.selected_inferior()
+    if inferior.pid == 0 or not inferior.threads():
+        raise gdb.GdbError("no target: QEMU is not connected "
+                           "(make gdb connects with 'target remote :1234')")
+
+
 def read_u64(addr):
     inferior = gdb.selected_inferior()
     return int.from_bytes(bytes(inferior.read_memory(addr, 8)), "little")
@@ -84,6 +93,7 @@ class LxPs(gdb.Command):
         super().__init__("lx-ps", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
+        need_target()
         cur = u64(gdb.parse_and_eval("current"))
         print("%-6s %-6s %-9s %-16s %-18s %s" % ("PID", "TGID", "STATE", "COMM", "MM", "TASK"))
         for t in tasks():
@@ -117,6 +127,7 @@ class LxPagetables(gdb.Command):
         super().__init__("lx-pagetables", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
+        need_target()
         mm, who = find_mm(arg)
         pages = []
         walk(u64(mm["pml4"]), 4, 0, pages)
@@ -142,6 +153,7 @@ class LxPte(gdb.Command):
         super().__init__("lx-pte", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
+        need_target()
         args = gdb.string_to_argv(arg)
         if not args:
             raise gdb.GdbError("usage: lx-pte ADDR [PID|MM]")
@@ -170,6 +182,7 @@ class LxBprm(gdb.Command):
         super().__init__("lx-bprm", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
+        need_target()
         b = gdb.parse_and_eval(arg.strip() or "bprm")
         if b.type.code == gdb.TYPE_CODE_PTR:
             b = b.dereference()
