@@ -341,21 +341,35 @@ $(U)/userland/args-aarch64: $(U)/host/mkhello-aarch64
 	@echo "  GEN     $@"
 	@$< --argv $@ && chmod 0755 $@
 
-initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(ALIGN_BINS) $(U)/userland/hello-aarch64 $(U)/userland/args-aarch64 $(MOD_KO) scripts/mkinitramfs.sh \
-		scripts/fetch-busybox.sh scripts/fetch-qemu-user.sh scripts/modules-install.sh \
-		scripts/depmod.sh scripts/fetch-debian.sh $(shell find userland/rootfs 2>/dev/null) FORCE
+# What every initramfs is made of: the programs, the modules, and the
+# fetched packages (each fetch is cached and
+# does nothing the second time). The archives themselves are remade only
+# when one of their inputs changed (scripts/mkinitramfs.sh, OUT.inputs).
+INITRAMFS_INPUTS := $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(ALIGN_BINS) $(U)/userland/hello-aarch64 \
+	$(U)/userland/args-aarch64 $(MOD_KO) scripts/mkinitramfs.sh scripts/fetch-busybox.sh \
+	$(B)/modules-root.stamp scripts/fetch-qemu-user.sh scripts/fetch-debian.sh
+.PHONY: initramfs-inputs
+initramfs-inputs: $(INITRAMFS_INPUTS)
 ifeq ($(WITH_BUSYBOX),yes)
 	@scripts/fetch-busybox.sh $(U)/busybox
 endif
 ifeq ($(WITH_QEMU_USER),yes)
 	@scripts/fetch-qemu-user.sh $(U)/qemu-user
 endif
+	@scripts/fetch-debian.sh $(U)/glibc libc6
+
+# The modules as modules_install lays them out, with Linux's own few once
+# make oracle fetched them; remade when a module or the list of built-in
+# ones (this Makefile's MODULES_BUILTIN) changed.
+ORACLE_MODULES := $(wildcard build/oracle/root/lib/modules/*/modules.builtin)
+$(B)/modules-root.stamp: $(MOD_KO) scripts/modules-install.sh scripts/depmod.sh Makefile $(ORACLE_MODULES)
 	@echo "  INSTALL $(B)/modules-root/lib/modules/$(KERNELRELEASE)"
 	@scripts/modules-install.sh $(OBJCOPY) $(NM) $(B)/modules-root $(KERNELRELEASE) $(B)/mod \
 		$(MODULES_BUILTIN)
-	@scripts/fetch-debian.sh $(U)/glibc libc6
-	@echo "  CPIO    $@"
+	@touch $@
+
+initramfs: $(B)/initramfs.cpio
+$(B)/initramfs.cpio: initramfs-inputs
 	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
 		QEMU_USER_ROOT=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -f $(QEMU_USER_ROOT)/usr/lib/binfmt.d/qemu-aarch64.conf && echo $(QEMU_USER_ROOT))) \
 		MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so \
@@ -379,9 +393,8 @@ RUN_APPEND := $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash)
 ifneq ($(MODULES),y)
 all: $(B)/initramfs-debian.cpio
 endif
-$(B)/initramfs-debian.cpio: $(B)/initramfs.cpio FORCE
+$(B)/initramfs-debian.cpio: initramfs-inputs
 	@scripts/fetch-debian.sh $(U)/debian $(DEBIAN_PKGS)
-	@echo "  CPIO    $@"
 	@MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
 		MODULES_TREE=$(B)/modules-root \
 		scripts/mkinitramfs.sh $@ $(U)/userland $$(test -d $(U)/debian/root && echo $(U)/debian/root) $(OVERLAY)
@@ -397,19 +410,28 @@ $(B)/initramfs-small.cpio: $(B)/initramfs.cpio
 		find ./init ./hello ./etc ./t -type f; } | LC_ALL=C sort -u | \
 		cpio -o -H newc -R 0:0 --quiet) > $@
 
+# The ISO is remade when the kernel, the archive or the command line
+# changed: $(ISO_ARGS) changes when the image or APPEND does.
+ISO_ARGS := $(B)/iso.args
+$(ISO_ARGS): export ARGS = $(RUN_INITRD) $(RUN_APPEND)
+$(ISO_ARGS): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' "$$ARGS" | cmp -s - $@ || printf '%s\n' "$$ARGS" > $@
+
 iso: $(B)/os.iso
-$(B)/os.iso: $(B)/kernel $(RUN_INITRD) scripts/mkiso.sh
+$(B)/os.iso: $(B)/kernel $(RUN_INITRD) $(ISO_ARGS) scripts/mkiso.sh
 	scripts/mkiso.sh $@ $(B)/kernel $(RUN_INITRD) "$(RUN_APPEND)"
 
 setup:
 	scripts/setup.sh
 
+# make run builds what the image it boots needs, and no more.
 run: setup
-	$(MAKE) all iso
+	$(MAKE) iso
 	$(QEMU) $(QEMU_FLAGS) -cdrom $(B)/os.iso
 
 # Boot without GRUB: QEMU loads the kernel itself (faster).
-run-kernel: all
+run-kernel: kernel $(RUN_INITRD)
 	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(RUN_INITRD) -append "$(RUN_APPEND)"
 
 # The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
@@ -472,7 +494,7 @@ oracle: all
 # GDB_ARGS="-ex 'break load_script'".
 GDB_ARGS ?=
 GDB_CONSOLE ?= 4444
-gdb: all
+gdb: kernel $(B)/initramfs.cpio
 	@echo "make gdb: the guest's console is tcp port $(GDB_CONSOLE):" \
 		"socat -,rawer tcp:localhost:$(GDB_CONSOLE)  (or: telnet localhost $(GDB_CONSOLE));" \
 		"its output is also in $(B)/serial.log"

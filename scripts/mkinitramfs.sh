@@ -9,7 +9,13 @@
 # the files of userland/rootfs/ as they are, and then each OVERLAY_DIR copied
 # on top, in order (make run OVERLAY=dir; Debian's packages for
 # ROOTFS=debian). The root is
-# staged in the directory of OUT.cpio, as initramfs-root/.
+# staged beside OUT.cpio: build/initramfs.cpio's in build/initramfs-root/.
+#
+# An archive is remade only when what it is made of changed: OUT.inputs
+# keeps the names, sizes, times and modes of every input (the fingerprint
+# below); when they are the same as last time, OUT is left as it is, and
+# so is its time stamp, and make does not remake what depends on it (the
+# ISO image).
 #
 # MODULES_TREE=DIR (the build's modules, laid out by modules-install.sh)
 # is copied in before the overlay: DIR/lib/modules/RELEASE/...
@@ -58,9 +64,31 @@ for overlay in "${overlays[@]}"; do
 done
 [ -x "$userland/init" ] || { echo "$0: $userland/init is missing" >&2; exit 1; }
 
+rootfs=$(dirname "$0")/../userland/rootfs
+
+# Everything the archive is made of, one line a file: what this script
+# reads, and how it is asked to lay it out.
+fingerprint() {
+	local files=("$0" "$userland" "${overlays[@]}")
+	[ -d "$rootfs" ] && files+=("$rootfs")
+	for var in QEMU_USER_ROOT MUSL_LDSO GLIBC_ROOT MODULES_TREE BUSYBOX; do
+		[ -n "${!var:-}" ] && files+=("${!var}")
+	done
+	# shellcheck disable=SC2206 # SHLIBS is a list of paths
+	files+=(${SHLIBS:-})
+	echo "$*" "${MTIME:-}" "${QEMU_USER_ROOT:-}" "${MUSL_LDSO:-}" "${GLIBC_ROOT:-}" \
+		"${MODULES_TREE:-}" "${BUSYBOX:-}" "${SHLIBS:-}"
+	find -H "${files[@]}" -printf '%p %s %T@ %m %l\n' | LC_ALL=C sort
+}
+inputs=$(fingerprint "$out" "$userland" "${overlays[@]}")
+if [ -f "$out" ] && [ "$inputs" = "$(cat "$out.inputs" 2>/dev/null)" ]; then
+	exit 0
+fi
+echo "  CPIO    $out"
+
 out_dir=$(dirname "$out")
 mkdir -p "$out_dir"
-root=$out_dir/initramfs-root
+root=${out%.cpio}-root
 rm -rf "$root"
 mkdir -p "$root"/{dev,proc,tmp,etc}
 chmod 1777 "$root/tmp"
@@ -79,7 +107,6 @@ ln -s /proc/self/fd "$root/dev/fd"
 
 # Files that are not compiled (scripts for the exec tests, ...) live in
 # userland/rootfs/ and are copied as they are, modes included.
-rootfs=$(dirname "$0")/../userland/rootfs
 if [ -d "$rootfs" ]; then
 	cp -a "$rootfs/." "$root/"
 fi
@@ -138,3 +165,4 @@ find "$root" -exec touch -h -d "@${MTIME:-1421625600}" {} +
 tmp=$out.tmp
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$tmp"
 mv "$tmp" "$out"
+echo "$inputs" > "$out.inputs"

@@ -23,6 +23,10 @@ objcopy_tool=$1 nm_tool=$2 dest=$3 release=$4 moddir=$5
 shift 5
 here=$(cd "$(dirname "$0")" && pwd)
 
+# Laid out in DEST.new, then put in place only if it differs from DEST:
+# unchanged, DEST keeps its time stamps and the initramfs is not remade.
+final=$dest
+dest=$final.new
 rm -rf "$dest"
 tree=$dest/lib/modules/$release
 mkdir -p "$tree"
@@ -53,3 +57,10 @@ for linux in "$oracle"/*/; do
 	cp "$linux/modules.builtin" "$ltree/"
 	"$here/depmod.sh" "$objcopy_tool" "$nm_tool" "$ltree"
 done
+
+if [ -d "$final" ] && diff -r -q "$final" "$dest" > /dev/null; then
+	rm -rf "$dest"
+else
+	rm -rf "$final"
+	mv "$dest" "$final"
+fi
