@@ -3,7 +3,9 @@
 # once per test case, captures the serial console, and compares it with the
 # expected output.
 #
-# A test case NAME lives in tests/cases/:
+# A test case NAME lives in a subject folder of tests/cases/ (exec/,
+# elf/, ... as userland/'s), as tests/cases/SUBJECT/NAME.*; names are
+# unique across folders:
 #   NAME.args      the words given to init, after "--" on the kernel command
 #                  line, e.g. "/segv ; /hello"
 #   NAME.expected  the exact console output, kernel log lines removed
@@ -86,19 +88,32 @@ export CASES ACCEL KERNEL INITRD LOG_DIR ORACLE UPDATE TIMEOUT
 # The words of a file, on one line.
 words() { tr -s ' \t\n' '   ' < "$1" | sed 's/^ //; s/ $//'; }
 
+# case_base NAME: the path of test NAME's files without their extension,
+# CASES/SUBJECT/NAME (nothing if there is no such test).
+case_base() {
+	local f
+	for f in "$CASES"/*/"$1.args"; do
+		[ -f "$f" ] && echo "${f%.args}"
+	done
+	true
+}
+
 # build_dir NAME: the build directory of test NAME's NAME.build ("MODULES=y"
 # gives build/modules-y, as the Makefile names it), or nothing.
 build_dir() {
-	[ -f "$CASES/$1.build" ] && echo "build/$(words "$CASES/$1.build" | tr 'A-Z =' 'a-z--')"
+	local base
+	base=$(case_base "$1")
+	[ -f "$base.build" ] && echo "build/$(words "$base.build" | tr 'A-Z =' 'a-z--')"
 	true
 }
 
 # Run one test; write its report to $LOG_DIR/NAME.result and print it.
 run_one() {
-	local name=$1 base=$CASES/$1 log=$LOG_DIR/$1
+	local name=$1 base log=$LOG_DIR/$1
 	local append=$DEFAULT_APPEND args status=0 want=0 fails=()
 	local cpu=(-cpu "max,la57=off")
 	local KERNEL=$KERNEL INITRD=$INITRD dir
+	base=$(case_base "$name")
 	dir=$(build_dir "$name")
 	if [ -n "$dir" ]; then
 		INITRD=$dir/initramfs.cpio
@@ -214,13 +229,15 @@ names=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do
 		n=$(basename "$n" .args)
-		[ -f "$CASES/$n.args" ] || { echo "run.sh: no test $CASES/$n.args" >&2; exit 2; }
+		[ -n "$(case_base "$n")" ] || { echo "run.sh: no test $CASES/*/$n.args" >&2; exit 2; }
 		names+=("$n")
 	done
 else
-	for f in "$CASES"/*.args; do
-		[ -f "$f" ] && names+=("$(basename "$f" .args)")
-	done
+	# In the order of the sorted NAME.args file names (SHARD's order; it
+	# was the order of one folder's *.args before there were subjects).
+	mapfile -t names < <(for f in "$CASES"/*/*.args; do
+		[ -f "$f" ] && basename "$f"
+	done | sort | sed 's/\.args$//')
 fi
 
 # missing NAME: why NAME cannot run: the first path of NAME.requires that
@@ -228,16 +245,17 @@ fi
 # NAME.build was not built. Nothing if it can.
 declare -A archive_list=()
 missing() {
-	local path initrd=$INITRD dir
+	local path initrd=$INITRD dir base
+	base=$(case_base "$1")
 	dir=$(build_dir "$1")
 	[ -n "$dir" ] && initrd=$dir/initramfs.cpio
-	[ -f "$CASES/$1.rootfs" ] && initrd=${initrd%.cpio}-$(words "$CASES/$1.rootfs").cpio
-	[ -f "$CASES/$1.initrd" ] && initrd=$(words "$CASES/$1.initrd")
+	[ -f "$base.rootfs" ] && initrd=${initrd%.cpio}-$(words "$base.rootfs").cpio
+	[ -f "$base.initrd" ] && initrd=$(words "$base.initrd")
 	if [ ! -f "$initrd" ]; then
-		echo "no $initrd: make $(words "$CASES/$1.build")"
+		echo "no $initrd: make $(words "$base.build")"
 		return 0
 	fi
-	[ -f "$CASES/$1.requires" ] || return 0
+	[ -f "$base.requires" ] || return 0
 	if [ -z "${archive_list[$initrd]:-}" ]; then
 		archive_list[$initrd]=$(cpio -it --quiet < "$initrd" | sed 's,^\./,/,; s,^\([^/]\),/\1,')
 	fi
@@ -245,14 +263,15 @@ missing() {
 		[ -z "$path" ] && continue
 		grep -qxF -- "$path" <<< "${archive_list[$initrd]}" ||
 			{ echo "the initramfs has no $path$(no_busybox_reason)"; return 0; }
-	done < "$CASES/$1.requires"
+	done < "$base.requires"
 }
 
 # Why NAME cannot run on this kernel's sanitizers (NAME.sanitize), or "".
 sanitize_mismatch() {
-	local w
-	[ -f "$CASES/$1.sanitize" ] || return 0
-	for w in $(words "$CASES/$1.sanitize"); do
+	local w base
+	base=$(case_base "$1")
+	[ -f "$base.sanitize" ] || return 0
+	for w in $(words "$base.sanitize"); do
 		case $w in
 		!*) grep -qw -- "${w#!}" <<< "${SANITIZE:-}" &&
 			echo "not for a kernel built with SANITIZE=${w#!}" ;;
@@ -293,9 +312,10 @@ skipped=0
 declare -A skip_reason=()
 for n in "${names[@]}"; do
 	rm -f "$LOG_DIR/$n".{log,out,diff,stderr,result,time}
+	base=$(case_base "$n")
 	lack=$(missing "$n")
-	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
-		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
+	if [ "$ORACLE" = 1 ] && [ -f "$base.nolinux" ]; then
+		echo "SKIP $n (not for Linux: $(head -n1 "$base.nolinux"))"
 	elif [ -n "$(sanitize_mismatch "$n")" ]; then
 		skip_reason[$n]=$(sanitize_mismatch "$n")
 		echo "SKIP $n (${skip_reason[$n]})"
