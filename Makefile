@@ -9,7 +9,7 @@
 #   make oracle     check the expected outputs against Debian's Linux kernel
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
 #   make fuzz       the host fuzzers of the kernel's parsers, FUZZ_RUNS
-#                   iterations each (tests/fuzz/)
+#                   iterations each (tests/host/fuzz/)
 #   make lab LAB=NN DEST=dir    write lab NN's starter tree (labs/)
 #   make grade [LAB=NN]         grade one lab, or all: "Score: X/Y",
 #                   build/grade.xml (JUnit)
@@ -445,10 +445,10 @@ check-labs: all
 	scripts/check-labs.sh $(LAB)
 
 # Host-side unit tests: mm/ and fs/ compiled as ordinary programs (fs/'s
-# compares its system calls with the real Linux ones on this machine).
+# compares its system calls with the real Linux ones on this machine);
+# tests/host/run.sh runs them and the fuzzers (tests/README.md).
 unit:
-	mm/hosttest/run.sh
-	fs/hosttest/run.sh
+	tests/host/run.sh unit
 
 bench: all
 	tests/bench.sh
@@ -457,7 +457,7 @@ bench: all
 FUZZ_RUNS ?= 100000
 fuzz:
 	scripts/setup.sh fuzz
-	tests/fuzz/run.sh $(FUZZ_RUNS)
+	tests/host/run.sh fuzz $(FUZZ_RUNS)
 
 oracle: all
 	scripts/oracle.sh

@@ -16,7 +16,7 @@
  * before the point of no return must leave nothing mapped; every run
  * frees all it took and closes every file it opened.
  */
-#include "../../fs/binfmt_elf.c"
+#include "../../../fs/binfmt_elf.c"
 #include "host.h"
 
 static struct linux_binfmt *fmt;

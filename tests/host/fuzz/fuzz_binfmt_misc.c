@@ -14,7 +14,7 @@
  * bytes from the offset; an interpreter); its description fits in a page;
  * matching reads only bprm->buf. Nothing leaks.
  */
-#include "../../fs/binfmt_misc.c"
+#include "../../../fs/binfmt_misc.c"
 #include "host.h"
 
 size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make-seeds.sh - (re)make the seed corpora of the host fuzzers in
-# tests/fuzz/corpus/NAME/: small inputs that each take the parser down a
+# tests/host/fuzz/corpus/NAME/: small inputs that each take the parser down a
 # different path, from which libFuzzer's mutations start. Needs gcc,
 # musl-gcc and cpio, and root (the cpio seeds hold device nodes). The
 # seeds are committed; run this only to change them.

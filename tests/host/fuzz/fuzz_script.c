@@ -13,7 +13,7 @@
  * buffer, argv grew by the interpreter, the argument and the script's
  * name, and the interpreter's file is set. Nothing leaks.
  */
-#include "../../fs/binfmt_script.c"
+#include "../../../fs/binfmt_script.c"
 #include "host.h"
 #include <mm.h>
 

@@ -9,7 +9,7 @@
  * lie in the parser's copy of the line, within their limits, each
  * environment word has a '=', and the switches have sane values.
  */
-#include "../../kernel/cmdline.c"
+#include "../../../kernel/cmdline.c"
 #include "host.h"
 
 /* What the parser sets elsewhere in the kernel. */

@@ -1,5 +1,5 @@
 /*
- * test.c - host test of mm/ (see run.sh): the frame allocator, kmalloc,
+ * test.c - host test of mm/ (see tests/host/run.sh): the frame allocator, kmalloc,
  * areas and page tables, demand paging, fork and copy-on-write (reference
  * counts, write faults from user and kernel mode, mm_write, out of memory),
  * the memory system calls (brk, mmap, munmap, mprotect, mremap, madvise),
@@ -24,7 +24,7 @@
 #include <uaccess.h>
 #include <vm.h>
 
-#include "../internal.h"
+#include "../../../mm/internal.h"
 
 /* What the rest of the kernel would provide. */
 uint64_t fake_cr3;

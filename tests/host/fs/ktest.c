@@ -1,5 +1,5 @@
 /* Kernel-side tests: things Linux's syscalls cannot show from user space. */
-#include "../vfs.h"
+#include "../../../fs/vfs.h"
 #include <sched.h>
 #include <mm.h>
 extern int printf(const char *, ...);

@@ -13,7 +13,7 @@
  * is read (so it must lie in the archive). At the end of each run no
  * dentry or file reference is held and no kmalloc'd byte is left.
  */
-#include "../../fs/initramfs.c"
+#include "../../../fs/initramfs.c"
 #include "host.h"
 
 #define MAX_NODES 512
