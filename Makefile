@@ -414,7 +414,8 @@ run-kernel: all
 
 # The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
 # The labs' starter trees are checked first (on the first shard only; not
-# in a student's tree, made by make lab, which has a .lab-starter).
+# in a student's tree, made by make lab, which has a .lab-starter);
+# check-labs.sh unsets SHARD: it boots every graded test whatever the shard.
 SHARD ?=
 CHECK_LABS ?= $(if $(wildcard .lab-starter)$(filter-out 1/%,$(SHARD)),no,yes)
 test: setup
