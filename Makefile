@@ -4,6 +4,7 @@
 #   make run        boot the GRUB ISO in QEMU to a busybox shell on the serial
 #                   console (this terminal)
 #   make test       host unit tests, then boot QEMU for every test in tests/cases
+#                   (tests/README.md)
 #   make unit       only the host unit tests of mm/ and fs/
 #   make bench      print speed and memory figures
 #   make oracle     check the expected outputs against Debian's Linux kernel
@@ -367,7 +368,7 @@ endif
 # $(U)/debian (scripts/fetch-debian.sh, as busybox is) and laid over the
 # usual initramfs: $(B)/initramfs-debian.cpio. `make run ROOTFS=debian`
 # boots it, and init starts Debian's bash (SHELL=/bin/bash on the command
-# line); the tests with a NAME.rootfs of "debian" run on it. Without
+# line); the tests whose NAME.conf says "rootfs debian" run on it. Without
 # network it is made without them, and those tests are skipped.
 ROOTFS ?=
 DEBIAN_PKGS := libc6 libtinfo6 bash ncurses-base coreutils libacl1 libattr1 libgmp10 \
@@ -412,7 +413,7 @@ run: setup
 run-kernel: all
 	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(RUN_INITRD) -append "$(RUN_APPEND)"
 
-# The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
+# The tests whose NAME.conf says "build MODULES=y" boot the MODULES=y build.
 # The labs' starter trees are checked first (on the first shard only; not
 # in a student's tree, made by make lab, which has a .lab-starter);
 # check-labs.sh unsets SHARD: it boots every graded test whatever the shard.
