@@ -4,12 +4,13 @@
 #   make run        boot the GRUB ISO in QEMU to a busybox shell on the serial
 #                   console (this terminal)
 #   make test       host unit tests, then boot QEMU for every test in tests/cases
+#                   (tests/README.md)
 #   make unit       only the host unit tests of mm/ and fs/
 #   make bench      print speed and memory figures
 #   make oracle     check the expected outputs against Debian's Linux kernel
 #   make gdb        boot paused, with QEMU's gdbstub on :1234, and attach gdb
 #   make fuzz       the host fuzzers of the kernel's parsers, FUZZ_RUNS
-#                   iterations each (tests/fuzz/)
+#                   iterations each (tests/host/fuzz/)
 #   make lab LAB=NN DEST=dir    write lab NN's starter tree (labs/)
 #   make grade [LAB=NN]         grade one lab, or all: "Score: X/Y",
 #                   build/grade.xml (JUnit)
@@ -381,7 +382,7 @@ $(B)/initramfs.cpio: initramfs-inputs
 # $(U)/debian (scripts/fetch-debian.sh, as busybox is) and laid over the
 # usual initramfs: $(B)/initramfs-debian.cpio. `make run ROOTFS=debian`
 # boots it, and init starts Debian's bash (SHELL=/bin/bash on the command
-# line); the tests with a NAME.rootfs of "debian" run on it. Without
+# line); the tests whose NAME.conf says "rootfs debian" run on it. Without
 # network it is made without them, and those tests are skipped.
 ROOTFS ?=
 DEBIAN_PKGS := libc6 libtinfo6 bash ncurses-base coreutils libacl1 libattr1 libgmp10 \
@@ -434,9 +435,10 @@ run: setup
 run-kernel: kernel $(RUN_INITRD)
 	$(QEMU) $(QEMU_FLAGS) -kernel $(B)/kernel -initrd $(RUN_INITRD) -append "$(RUN_APPEND)"
 
-# The tests with a NAME.build of "MODULES=y" boot the MODULES=y build.
+# The tests whose NAME.conf says "build MODULES=y" boot the MODULES=y build.
 # The labs' starter trees are checked first (on the first shard only; not
-# in a student's tree, made by make lab, which has a .lab-starter).
+# in a student's tree, made by make lab, which has a .lab-starter);
+# check-labs.sh unsets SHARD: it boots every graded test whatever the shard.
 SHARD ?=
 CHECK_LABS ?= $(if $(wildcard .lab-starter)$(filter-out 1/%,$(SHARD)),no,yes)
 test: setup
@@ -467,10 +469,10 @@ check-labs: all
 	scripts/check-labs.sh $(LAB)
 
 # Host-side unit tests: mm/ and fs/ compiled as ordinary programs (fs/'s
-# compares its system calls with the real Linux ones on this machine).
+# compares its system calls with the real Linux ones on this machine);
+# tests/host/run.sh runs them and the fuzzers (tests/README.md).
 unit:
-	mm/hosttest/run.sh
-	fs/hosttest/run.sh
+	tests/host/run.sh unit
 
 bench: all
 	tests/bench.sh
@@ -479,7 +481,7 @@ bench: all
 FUZZ_RUNS ?= 100000
 fuzz:
 	scripts/setup.sh fuzz
-	tests/fuzz/run.sh $(FUZZ_RUNS)
+	tests/host/run.sh fuzz $(FUZZ_RUNS)
 
 oracle: all
 	scripts/oracle.sh

@@ -15,7 +15,8 @@
 # checked: on this tree, full marks and exit status 0; on the first lab's
 # starter, no marks and exit status 1; build/grade.xml parses, with the
 # failures it should have. And tests/run.sh's SHARD=k/n picks the right
-# cases.
+# cases, while a SHARD in check-labs's own environment does not reach its
+# runs.
 # One line a check, then "labs: N checks right, N wrong"; exit status 1
 # if any is wrong. Run `make` first. Environment: JOBS, TIMEOUT (as run.sh).
 set -euo pipefail
@@ -26,6 +27,10 @@ if [ ! -f build/kernel ] || [ ! -f build/initramfs.cpio ]; then
 	exit 2
 fi
 . scripts/labs.sh
+# Every lab's run needs every graded test, whatever shard of the suite
+# this machine runs (make test SHARD=k/n passes SHARD on to us): a shard
+# of the graded tests would leave a lab's tests "not run".
+unset SHARD
 
 labs=("$@")
 [ ${#labs[@]} = 0 ] && mapfile -t labs < <(all_labs)
@@ -102,6 +107,19 @@ print(s.get("tests"), s.get("failures"))' "$logs/test.xml" 2>&1) || junit="unrea
 		wrong=$((wrong + 1))
 	fi
 done
+
+# No lab's run was a shard: run.sh says "shard k/n: ..." when it is one.
+leaked=()
+for lab in "${labs[@]}"; do
+	grep -qs '^shard ' "$top/$lab.tests.log" && leaked+=("$lab")
+done
+if [ ${#leaked[@]} = 0 ]; then
+	echo "PASS every lab's run had every graded test (no SHARD reached it)"
+	right=$((right + 1))
+else
+	echo "FAIL a SHARD reached the runs of lab ${leaked[*]}: $(grep -h '^shard ' "$top/${leaked[0]}.tests.log")"
+	wrong=$((wrong + 1))
+fi
 
 # make grade: its lines, score, exit status and JUnit report, on this tree
 # (full marks) and on the first lab's starter (none).

@@ -17,7 +17,7 @@
 # Cached: with the emulator and the registration present, nothing is done. Without network the
 # reason goes to DIR/unavailable, a warning is printed and the script exits
 # 0: the initramfs is made without it and tests/run.sh skips the tests
-# that need it (their .requires). `rm -r DIR` tries again.
+# that need it (their requires key). `rm -r DIR` tries again.
 set -euo pipefail
 . "$(dirname "$0")/apt-download.sh"
 

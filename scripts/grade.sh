@@ -2,8 +2,8 @@
 # grade.sh [NN...] - grade labs (make grade LAB=NN; every lab without one).
 #
 # A lab's graded tests and their points are in labs/NN-name/grade.txt,
-# "TEST POINTS" a line (TEST is a case of tests/cases/). Each is booted
-# with tests/run.sh; the output is one line a test, then a score:
+# "TEST POINTS" a line (TEST is the name of a case of tests/cases/). Each
+# is booted with tests/run.sh; the output is one line a test, then a score:
 #
 #     lab 02 (#! scripts)
 #       PASS  exec_script               6/6
@@ -22,6 +22,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 . scripts/labs.sh
+# A lab's score needs all its tests, whatever shard of the suite this
+# machine runs (SHARD=k/n would pick some of them).
+unset SHARD
 
 labs=("$@")
 [ ${#labs[@]} = 0 ] && mapfile -t labs < <(all_labs)

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # oracle.sh [--update] [TEST...] - check the expected outputs against Linux.
 #
-# Linux is the reference: every tests/cases/NAME.expected must be what
+# Linux is the reference: every tests/cases/SUBJECT/NAME.expected must be what
 # Debian's own Linux kernel prints for the same initramfs and command line.
 # This script fetches Debian's kernel package into build/oracle (apt-get
 # download + dpkg-deb -x: never installed), takes the uncompressed vmlinux
 # out of the bzImage (it has a PVH entry note, so QEMU's -kernel boots it
 # without the slow decompressor), and runs tests/run.sh with that kernel.
-# Tests marked NAME.nolinux are skipped, NAME.kgrep and NAME.status are
-# ignored (they are about our kernel).
+# Tests whose NAME.conf says nolinux are skipped; NAME.kgrep and the
+# status and mem keys are ignored (they are about our kernel).
 #
 #   --update	write NAME.expected from what Linux printed, instead of
 #		comparing (the only way expected files should be made)

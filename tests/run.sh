@@ -1,71 +1,22 @@
 #!/usr/bin/env bash
-# run.sh [--pending] [TEST...] - the test harness (make test). Boots QEMU
-# once per test case, captures the serial console, and compares it with the
-# expected output.
+# run.sh [--pending] [--list] [TEST...] - the test harness (make test).
+# Boots QEMU once per test case, captures the serial console, and compares
+# it with the expected output.
 #
-# A test case NAME lives in tests/cases/:
-#   NAME.args      the words given to init, after "--" on the kernel command
-#                  line, e.g. "/segv ; /hello"
-#   NAME.expected  the exact console output, kernel log lines removed
-#                  (lines that start with a "[    0.123456] " time stamp)
-#   NAME.append    optional: the kernel words before "--"
-#                  (default "console=ttyS0 quiet")
-#   NAME.kgrep     optional: extended regexes, one a line, that must each
-#                  match some line of the raw console log (kernel messages)
-#   NAME.status    optional: QEMU's expected exit status (default 0, the
-#                  status of a normal power-off)
-#   NAME.nolinux   optional: one line saying why Linux cannot run this test
-#                  (scripts/oracle.sh skips it)
-#   NAME.input     optional: lines typed on the serial console while the test
-#                  runs, with <wait TEXT>, <sleep N> and ^C tokens (see
-#                  tests/type-input.sh). An empty NAME.args with an input
-#                  file boots init's make-run mode: the busybox shell.
-#   NAME.requires  optional: paths, one a line (e.g. /bin/busybox), that
-#                  the initramfs must hold; else the test is skipped (as
-#                  when busybox could not be downloaded)
-#   NAME.build     optional: the make variables of the build the test boots,
-#                  "MODULES=y": build/modules-y/kernel and its initramfs
-#                  (make MODULES=y; make test builds both). The oracle
-#                  boots Linux with that initramfs.
-#   NAME.rootfs    optional: the word "debian": boot the initramfs with
-#                  Debian's bash, coreutils and python3 (the initramfs's
-#                  name with -debian before .cpio; make builds it)
-#   NAME.initrd    optional: another archive than INITRD, e.g.
-#                  build/initramfs-small.cpio
-#   NAME.mem       optional: the guest's memory (QEMU's -m), if not 256M
-#                  (Linux runs the test with 256M: its expected output is
-#                  what our kernel must print with less)
-#   NAME.timeout   optional: seconds the boot may take, if more than
-#                  TIMEOUT (a long run such as a fuzzer's)
-#   NAME.sanitize  optional: the sanitizer (ubsan, kasan) the kernel must be
-#                  built with (make SANITIZE=...), else the test is skipped;
-#                  or !kasan: skipped on a kernel built with it
-# Every expected file is what Linux printed (scripts/oracle.sh --update).
+# tests/README.md documents it all in one place: the cases' layout
+# (tests/cases/SUBJECT/NAME.*), every kind of file a case has, every key
+# of NAME.conf with its default, and the environment variables (JOBS,
+# SHARD=k/n, JUNIT, ORACLE, UPDATE, ...).
 #
-# Tests that do not pass on our kernel yet wait in tests/pending/ (same
-# layout, not run by make test): `tests/run.sh --pending [NAME...]` runs
-# them; a test moves to tests/cases/ once it passes.
+#   tests/run.sh                 every case of tests/cases/
+#   tests/run.sh NAME...         those cases (NAME, or the path of NAME.args)
+#   tests/run.sh --pending ...   the cases of tests/pending/ instead
+#   tests/run.sh --list          "SUBJECT/NAME" for every case, one a line
 #
-# Tests run in parallel; each prints "PASS name", "SKIP name (reason)" or
-# "FAIL name (reason)" with a diff, and the run ends with "N passed, N
-# failed" (", N skipped" added when some were). Logs are kept in
-# build/test-logs/NAME.log (raw), NAME.out (normalised), NAME.stderr (QEMU).
-#
-# A kernel sanitizer's report ("UBSAN: ...") fails a test unless its
-# .kgrep expects it.
-#
-# Environment: ACCEL=tcg|kvm (default tcg), JOBS (default nproc),
-# SANITIZE (the sanitizers the kernel was built with, as make's),
-# KERNEL (default build/kernel), INITRD (default build/initramfs.cpio),
-# LOG_DIR, ORACLE=1 (the kernel is Linux: skip .nolinux tests, ignore
-# .kgrep and .status), UPDATE=1 (with ORACLE=1: write NAME.expected),
-# CASES (default tests/cases), TIMEOUT (seconds a boot may take, default 120),
-# INPUT_WAIT (seconds a <wait> of NAME.input may take, default 60),
-# APPEND_EXTRA (kernel words added to every test's, e.g. "strace": then
-# build/test-logs/NAME.log shows every system call and its result),
-# SHARD=k/n (run only every n-th case, those whose index in the sorted
-# list is k-1 modulo n: n CI machines split the suite), JUNIT (the JUnit
-# XML report written at the end, default build/test.xml; empty: none).
+# Each test prints "PASS name", "SKIP name (reason)" or "FAIL name
+# (reason)" with a diff, and the run ends with "N passed, N failed" (",
+# N skipped" added when some were). Logs are kept in build/test-logs/NAME.log
+# (raw), NAME.out (normalised), NAME.stderr (QEMU).
 set -euo pipefail
 
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -86,34 +37,131 @@ export CASES ACCEL KERNEL INITRD LOG_DIR ORACLE UPDATE TIMEOUT
 # The words of a file, on one line.
 words() { tr -s ' \t\n' '   ' < "$1" | sed 's/^ //; s/ $//'; }
 
-# build_dir NAME: the build directory of test NAME's NAME.build ("MODULES=y"
+# ---- the cases: CASES/SUBJECT/NAME.KIND (tests/README.md) ----
+
+# The kinds of file a case may have, and the keys NAME.conf may set.
+CASE_KINDS="args expected input kgrep conf"
+CONF_KEYS="append status requires build rootfs initrd mem timeout sanitize nolinux"
+
+declare -A case_dir=() # NAME -> its subject folder, e.g. tests/cases/exec
+declare -A conf=()     # "NAME KEY" -> the value NAME.conf gives KEY
+layout_problems=()
+
+# is_one_of WORD "LIST": WORD is a word of LIST.
+is_one_of() { [[ " $2 " == *" $1 "* ]]; }
+
+# read_conf NAME FILE: KEY VALUE lines into conf[NAME KEY]; "#" lines and
+# empty ones are comments. The value is the rest of the line, its words
+# joined by one space. Unknown or repeated keys are layout problems.
+read_conf() {
+	local name=$1 file=$2 line w n=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		read -r -a w <<< "$line"
+		[ ${#w[@]} = 0 ] && continue
+		[[ ${w[0]} == '#'* ]] && continue
+		if ! is_one_of "${w[0]}" "$CONF_KEYS"; then
+			layout_problems+=("$file:$n: unknown key '${w[0]}' (the keys: $CONF_KEYS)")
+		elif [ ${#w[@]} = 1 ]; then
+			layout_problems+=("$file:$n: '${w[0]}' has no value")
+		elif [ -n "${conf[$name ${w[0]}]+set}" ]; then
+			layout_problems+=("$file:$n: '${w[0]}' is set twice")
+		else
+			conf[$name ${w[0]}]=${w[*]:1}
+		fi
+	done < "$file"
+}
+
+# index_cases: find every case of CASES (case_dir) and read its NAME.conf.
+# What the layout does not allow stops the run, with every problem said:
+# a file outside a subject folder, a folder deeper down, an unknown kind of
+# file, a file without its NAME.args beside it, two cases of one name, a
+# bad NAME.conf. (A name is unique across folders: logs, SHARD's order,
+# grade.txt and make test's output know a case by its name alone.)
+index_cases() {
+	local f base name kind
+	for f in "$CASES"/*; do
+		[ -e "$f" ] || continue
+		[ -d "$f" ] || [ "${f##*/}" = README.md ] ||
+			layout_problems+=("$f: not in a subject folder ($CASES/SUBJECT/NAME.KIND)")
+	done
+	for f in "$CASES"/*/*; do
+		[ -e "$f" ] || continue
+		base=${f##*/} name=${f##*/} kind=
+		[[ $base == *.* ]] && name=${base%.*} kind=${base##*.}
+		if [ -d "$f" ]; then
+			layout_problems+=("$f: a folder inside a subject folder (cases lie one folder deep)")
+		elif is_one_of "$kind" "$CONF_KEYS"; then
+			# (the form of these options before NAME.conf)
+			layout_problems+=("$f: '.$kind' is no file of its own: write '$kind VALUE' in $name.conf")
+		elif ! is_one_of "$kind" "$CASE_KINDS"; then
+			layout_problems+=("$f: unknown kind of file${kind:+ '.$kind'} (the kinds: $CASE_KINDS)")
+		elif [ ! -f "${f%/*}/$name.args" ]; then
+			layout_problems+=("$f: no $name.args beside it")
+		elif [ "$kind" = args ] && [ -n "${case_dir[$name]:-}" ]; then
+			layout_problems+=("$f: a second test named $name (the first: ${case_dir[$name]}/$name.args)")
+		elif [ "$kind" = args ]; then
+			case_dir[$name]=${f%/*}
+		fi
+	done
+	for name in "${!case_dir[@]}"; do
+		f=${case_dir[$name]}/$name.conf
+		[ -f "$f" ] && read_conf "$name" "$f"
+	done
+	if [ ${#layout_problems[@]} != 0 ]; then
+		echo "run.sh: the cases of $CASES are not laid out as tests/README.md says:" >&2
+		printf '    %s\n' "${layout_problems[@]}" >&2
+		exit 2
+	fi
+}
+
+# get NAME KEY [DEFAULT]: what NAME.conf says of KEY, else DEFAULT (or
+# nothing); the status is 1 if the key is not set.
+get() {
+	if [ -n "${conf[$1 $2]+set}" ]; then
+		echo "${conf[$1 $2]}"
+	else
+		[ $# -lt 3 ] || echo "$3"
+		return 1
+	fi
+}
+
+# build_dir NAME: the build directory of test NAME's build key ("MODULES=y"
 # gives build/modules-y, as the Makefile names it), or nothing.
 build_dir() {
-	[ -f "$CASES/$1.build" ] && echo "build/$(words "$CASES/$1.build" | tr 'A-Z =' 'a-z--')"
+	local b
+	b=$(get "$1" build) && echo "build/$(tr 'A-Z =' 'a-z--' <<< "$b")"
 	true
+}
+
+# initrd_of NAME: the archive test NAME boots.
+initrd_of() {
+	local initrd=$INITRD dir
+	dir=$(build_dir "$1")
+	[ -n "$dir" ] && initrd=$dir/initramfs.cpio
+	get "$1" rootfs > /dev/null && initrd=${initrd%.cpio}-$(get "$1" rootfs).cpio
+	get "$1" initrd || echo "$initrd"
 }
 
 # Run one test; write its report to $LOG_DIR/NAME.result and print it.
 run_one() {
-	local name=$1 base=$CASES/$1 log=$LOG_DIR/$1
-	local append=$DEFAULT_APPEND args status=0 want=0 fails=()
+	local name=$1 base=${case_dir[$1]}/$1 log=$LOG_DIR/$1
+	local append args status=0 want=0 fails=()
 	local cpu=(-cpu "max,la57=off")
 	local KERNEL=$KERNEL INITRD=$INITRD dir
 	dir=$(build_dir "$name")
-	if [ -n "$dir" ]; then
-		INITRD=$dir/initramfs.cpio
-		[ "$ORACLE" = 1 ] || KERNEL=$dir/kernel
-	fi
-	[ -f "$base.rootfs" ] && INITRD=${INITRD%.cpio}-$(words "$base.rootfs").cpio
-	[ -f "$base.initrd" ] && INITRD=$(words "$base.initrd")
+	[ -n "$dir" ] && [ "$ORACLE" != 1 ] && KERNEL=$dir/kernel
+	INITRD=$(initrd_of "$name")
 
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
-	[ -f "$base.append" ] && append=$(words "$base.append")
+	append=$(get "$name" append "$DEFAULT_APPEND") || true
 	[ -n "${APPEND_EXTRA:-}" ] && append+=" $APPEND_EXTRA"
 	args=$(words "$base.args")
-	local timeout=$TIMEOUT mem=256M
-	[ -f "$base.timeout" ] && timeout=$(words "$base.timeout")
-	[ "$ORACLE" != 1 ] && [ -f "$base.mem" ] && mem=$(words "$base.mem")
+	local timeout mem=256M
+	timeout=$(get "$name" timeout "$TIMEOUT") || true
+	if [ "$ORACLE" != 1 ]; then
+		mem=$(get "$name" mem 256M) || true
+	fi
 	local started=$SECONDS
 	local qemu=(timeout "$timeout" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
 		-m "$mem" -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
@@ -142,8 +190,8 @@ run_one() {
 	echo $((SECONDS - started)) > "$log.time"
 	tr -d '\r' < "$log.log" | { grep -Ev '^\[ *[0-9]+\.[0-9]+\] ' || true; } > "$log.out"
 
-	if [ "$ORACLE" != 1 ] && [ -f "$base.status" ]; then
-		want=$(words "$base.status")
+	if [ "$ORACLE" != 1 ]; then
+		want=$(get "$name" status 0) || true
 	fi
 	if [ ${#fails[@]} != 0 ]; then
 		: # QEMU was stopped by type-input.sh
@@ -197,12 +245,24 @@ run_one() {
 }
 
 if [ "${1:-}" = --one ]; then
+	index_cases
 	run_one "$2"
 	exit 0
 fi
 if [ "${1:-}" = --pending ]; then
 	CASES=tests/pending
 	shift
+fi
+index_cases
+# Every name, in the order of the sorted NAME.args file names (SHARD's
+# order: it was the order of one folder's *.args before the cases had
+# subject folders).
+mapfile -t all_names < <(for n in "${!case_dir[@]}"; do echo "$n.args"; done | sort | sed 's/\.args$//')
+if [ "${1:-}" = --list ]; then
+	for n in "${all_names[@]}"; do
+		echo "${case_dir[$n]#"$CASES"/}/$n"
+	done
+	exit 0
 fi
 
 if [ ! -f "$KERNEL" ] || [ ! -f "$INITRD" ]; then
@@ -214,45 +274,39 @@ names=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do
 		n=$(basename "$n" .args)
-		[ -f "$CASES/$n.args" ] || { echo "run.sh: no test $CASES/$n.args" >&2; exit 2; }
+		[ -n "${case_dir[$n]:-}" ] || { echo "run.sh: no test $n in $CASES/*/" >&2; exit 2; }
 		names+=("$n")
 	done
 else
-	for f in "$CASES"/*.args; do
-		[ -f "$f" ] && names+=("$(basename "$f" .args)")
-	done
+	names=("${all_names[@]}")
 fi
 
-# missing NAME: why NAME cannot run: the first path of NAME.requires that
-# the initramfs lacks (each archive's list is read once), or the test's
-# NAME.build was not built. Nothing if it can.
+# missing NAME: why NAME cannot run: the first path of its requires key
+# that the initramfs lacks (each archive's list is read once), or the
+# test's build was not built. Nothing if it can.
 declare -A archive_list=()
 missing() {
-	local path initrd=$INITRD dir
-	dir=$(build_dir "$1")
-	[ -n "$dir" ] && initrd=$dir/initramfs.cpio
-	[ -f "$CASES/$1.rootfs" ] && initrd=${initrd%.cpio}-$(words "$CASES/$1.rootfs").cpio
-	[ -f "$CASES/$1.initrd" ] && initrd=$(words "$CASES/$1.initrd")
+	local path initrd paths
+	initrd=$(initrd_of "$1")
 	if [ ! -f "$initrd" ]; then
-		echo "no $initrd: make $(words "$CASES/$1.build")"
+		echo "no $initrd: make $(get "$1" build)"
 		return 0
 	fi
-	[ -f "$CASES/$1.requires" ] || return 0
+	paths=$(get "$1" requires) || return 0
 	if [ -z "${archive_list[$initrd]:-}" ]; then
 		archive_list[$initrd]=$(cpio -it --quiet < "$initrd" | sed 's,^\./,/,; s,^\([^/]\),/\1,')
 	fi
-	while IFS= read -r path; do
-		[ -z "$path" ] && continue
+	for path in $paths; do
 		grep -qxF -- "$path" <<< "${archive_list[$initrd]}" ||
 			{ echo "the initramfs has no $path$(no_busybox_reason)"; return 0; }
-	done < "$CASES/$1.requires"
+	done
 }
 
-# Why NAME cannot run on this kernel's sanitizers (NAME.sanitize), or "".
+# Why NAME cannot run on this kernel's sanitizers (its sanitize key), or "".
 sanitize_mismatch() {
-	local w
-	[ -f "$CASES/$1.sanitize" ] || return 0
-	for w in $(words "$CASES/$1.sanitize"); do
+	local w words
+	words=$(get "$1" sanitize) || return 0
+	for w in $words; do
 		case $w in
 		!*) grep -qw -- "${w#!}" <<< "${SANITIZE:-}" &&
 			echo "not for a kernel built with SANITIZE=${w#!}" ;;
@@ -294,8 +348,8 @@ declare -A skip_reason=()
 for n in "${names[@]}"; do
 	rm -f "$LOG_DIR/$n".{log,out,diff,stderr,result,time}
 	lack=$(missing "$n")
-	if [ "$ORACLE" = 1 ] && [ -f "$CASES/$n.nolinux" ]; then
-		echo "SKIP $n (not for Linux: $(head -n1 "$CASES/$n.nolinux"))"
+	if [ "$ORACLE" = 1 ] && get "$n" nolinux > /dev/null; then
+		echo "SKIP $n (not for Linux: $(get "$n" nolinux))"
 	elif [ -n "$(sanitize_mismatch "$n")" ]; then
 		skip_reason[$n]=$(sanitize_mismatch "$n")
 		echo "SKIP $n (${skip_reason[$n]})"

@@ -6,7 +6,7 @@
  * file in debugfs, /sys/kernel/debug/provoke-crash/DIRECT) makes the
  * kernel do the forbidden thing at once, in the writer's system call. The
  * protection must catch it: an oops or a panic that names the culprit,
- * and QEMU stops with status 3 (tests/cases/lkdtm_*).
+ * and QEMU stops with status 3 (tests/cases/hardening/lkdtm_*).
  *
  *   PANIC             panic()
  *   BUG               BUG_ON(true)

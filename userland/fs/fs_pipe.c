@@ -1,7 +1,7 @@
 /*
  * fs_pipe - pipes, FIFOs, poll and select between processes: what the host
  * unit test cannot show because it needs a second process or a signal.
- * Every line it prints is the same on Linux (tests/cases/fs_pipe.expected).
+ * Every line it prints is the same on Linux (tests/cases/fs/fs_pipe.expected).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * module_errors - the errors of init_module, finit_module and
  * delete_module that need no loadable module, so that Linux gives the
- * very same answers (tests/cases/module_errors): images that are not a
+ * very same answers (tests/cases/modules/module_errors): images that are not a
  * module, descriptors that cannot be read, bad flags and pointers, names
  * not loaded, and a caller that is not root.
  *

@@ -1,7 +1,8 @@
 /*
  * module_leak - 500 rounds of loading and unloading modules, and of loads
  * that fail at each step of the loader; free memory (MemFree of
- * /proc/meminfo) must be the same before and after (tests/cases/module_leak).
+ * /proc/meminfo) must be the same before and after
+ * (tests/cases/modules/module_leak).
  * Ten rounds first, so that what stays for good (the module area's page
  * tables) is there before the first figure.
  */

@@ -1,5 +1,5 @@
 # modules.sh - busybox's insmod, rmmod, modprobe, lsmod and depmod, and
-# /proc/modules, run the same on Linux (tests/cases/sh_modules).
+# /proc/modules, run the same on Linux (tests/cases/shell/sh_modules).
 #
 # Linux cannot load our modules, nor we its own: each kernel uses a pair
 # of its own where the second needs symbols the first exports. On Linux
