@@ -362,7 +362,9 @@ endif
 # The modules as modules_install lays them out, with Linux's own few once
 # make oracle fetched them; remade when a module or the list of built-in
 # ones (this Makefile's MODULES_BUILTIN) changed.
-ORACLE_MODULES := $(wildcard build/oracle/root/lib/modules/*/modules.builtin)
+# (build/oracle/version is written when make oracle fetches Linux: the
+# files it unpacks keep the package's old time stamps.)
+ORACLE_MODULES := $(wildcard build/oracle/version)
 $(B)/modules-root.stamp: $(MOD_KO) scripts/modules-install.sh scripts/depmod.sh Makefile $(ORACLE_MODULES)
 	@echo "  INSTALL $(B)/modules-root/lib/modules/$(KERNELRELEASE)"
 	@scripts/modules-install.sh $(OBJCOPY) $(NM) $(B)/modules-root $(KERNELRELEASE) $(B)/mod \
