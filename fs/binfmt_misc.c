@@ -21,13 +21,16 @@
  * REGISTRATION. One write of  :name:type:offset:magic:mask:interpreter:flags
  * to "register". The first byte is the delimiter (any byte; ':' here).
  *   name         the entry's file name: not empty, not "." or "..", no '/'
- *   type         M: the file's bytes at offset, masked, equal magic
+ *   type         M: the file's bytes at offset equal magic, in every bit
+ *                   the mask has set
  *                E: the file name's extension (after its last '.') is magic
  *   offset       (M) decimal, empty for 0; offset + size of magic <= 256
  *   magic        (M) bytes, "\xHH" for any byte (two hex digits); not empty
  *                (E) the extension, without the dot: not empty, no '/'
- *   mask         (M) optional, same length as magic once decoded: ANDed with
- *                the file's bytes and with magic before comparing
+ *   mask         (M) optional, same length as magic once decoded: byte j
+ *                matches when ((file[j] ^ magic[j]) & mask[j]) == 0, so a
+ *                bit the mask clears is not compared, in the file or in
+ *                magic (magic is kept as written, not masked)
  *   interpreter  the program to run: not empty
  *   flags        any of P, O, C, F, in any order; then one optional newline
  *       P  preserve argv[0]: the interpreter gets the original argv[0] too
@@ -320,39 +323,6 @@ static int unescape_hex_inplace(char *buf)
 	return out - buf;
 }
 
-/*
- * The offset field, as Linux's kstrtoint(s, 10): an optional '+' or '-',
- * decimal digits, one optional newline, and an int. -EINVAL otherwise.
- */
-static int parse_offset(const char *s, int *res)
-{
-	bool neg = false;
-	uint64_t v = 0;
-	int digits = 0;
-
-	if (*s == '-') {
-		neg = true;
-		s++;
-	} else if (*s == '+') {
-		s++;
-	}
-	for (; *s >= '0' && *s <= '9'; s++, digits++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -EINVAL; /* ERANGE, which the caller turns into EINVAL */
-		v = v * 10 + (*s - '0');
-	}
-	if (!digits)
-		return -EINVAL;
-	if (*s == '\n')
-		s++;
-	if (*s)
-		return -EINVAL;
-	if (neg ? v > (uint64_t)INT32_MAX + 1 : v > INT32_MAX)
-		return -EINVAL;
-	*res = neg ? (int)-(int64_t)v : (int)v;
-	return 0;
-}
-
 /* The flags field: any of P, O, C, F. Returns where they stop. */
 static char *check_special_flags(char *p, Node *e)
 {
@@ -432,7 +402,7 @@ static Node *create_entry(struct iov_iter *from, size_t count)
 		if (!s)
 			goto einval;
 		*s = '\0';
-		if (p != s && (parse_offset(p, &e->offset) || e->offset < 0))
+		if (p != s && (kstrtoint(p, 10, &e->offset) || e->offset < 0))
 			goto einval;
 		p = s + 1;
 

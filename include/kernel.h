@@ -58,6 +58,13 @@ static inline int hex_to_bin(char c)
 	return -1;
 }
 
+/* Strict text-to-integer conversions, Linux's rules (lib/kstrtox.c says
+ * them): 0 or -EINVAL or -ERANGE, and *res written only on success. */
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
+int kstrtoll(const char *s, unsigned int base, long long *res);
+int kstrtoint(const char *s, unsigned int base, int *res);
+int kstrtouint(const char *s, unsigned int base, unsigned int *res);
+
 /*
  * printk levels, as Linux: a message starts with KERN_xxx. With "quiet" on
  * the command line only messages more urgent than KERN_WARNING reach the

@@ -1,6 +1,6 @@
 /*
  * exports.c - what a module may use of the kernel: every EXPORT_SYMBOL
- * (include/linux/export.h) of kernel/ and mm/, gathered in one list
+ * (include/linux/export.h) of kernel/, lib/ and mm/, gathered in one list
  * (fs/exports.c has those of fs/).
  *
  * Linux writes EXPORT_SYMBOL right after each function it exports, all
@@ -37,6 +37,12 @@ EXPORT_SYMBOL(strchr);
 EXPORT_SYMBOL(strrchr);
 EXPORT_SYMBOL(strlcpy);
 EXPORT_SYMBOL(strdup_k);
+
+/* Text to integers, strictly (lib/kstrtox.c) */
+EXPORT_SYMBOL(kstrtoull);
+EXPORT_SYMBOL(kstrtoll);
+EXPORT_SYMBOL(kstrtoint);
+EXPORT_SYMBOL(kstrtouint);
 
 /* The stack protector's canary and its alarm (kernel/stackprotector.c):
  * modules are compiled with -fstack-protector-strong too. */

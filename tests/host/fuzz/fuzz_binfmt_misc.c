@@ -15,6 +15,7 @@
  * matching reads only bprm->buf. Nothing leaks.
  */
 #include "../../../fs/binfmt_misc.c"
+#include "../../../lib/kstrtox.c"
 #include "host.h"
 
 size_t copy_from_iter(void *dst, size_t n, struct iov_iter *i)
