@@ -63,6 +63,8 @@ int main(void)
 	make("/tmp/l4/offset", "....MID.", 8);
 	make("/tmp/l4/maskA", "OA", 2);
 	make("/tmp/l4/maskB", "PA", 2);
+	make("/tmp/l4/maskC", "\x0fZ", 2);
+	make("/tmp/l4/maskD", "\x0eZ", 2);
 	make("/tmp/l4/prog.lab", "data", 4);
 	make("/tmp/l4/prog.labx", "data", 4);
 	make("/tmp/l4/d.lab/prog", "data", 4);
@@ -78,6 +80,12 @@ int main(void)
 	put(BM "register", ":mask:M::\\x40A:\\xf0\\xff:/echoargs:");
 	run("/tmp/l4/maskA");
 	run("/tmp/l4/maskB");
+	/* Magic is not masked: \x0f matches \xff under \x0f, because
+	 * (file ^ magic) & mask is 0; (file & mask) == magic would be false. */
+	puts("--- a mask that clears bits of magic: \\xffZ under \\x0f\\xff");
+	put(BM "register", ":maskw:M::\\xffZ:\\x0f\\xff:/echoargs:");
+	run("/tmp/l4/maskC");
+	run("/tmp/l4/maskD");
 	puts("--- an extension");
 	put(BM "register", ":ext:E::lab::/echoargs:P");
 	run("/tmp/l4/prog.lab");
@@ -94,6 +102,7 @@ int main(void)
 	put(BM "newer", "-1");
 	put(BM "magic", "-1");
 	put(BM "mask", "-1");
+	put(BM "maskw", "-1");
 	run("/tmp/l4/magic");
 	put(BM "offset", "-1");
 	put(BM "ext", "-1");
