@@ -22,8 +22,9 @@
 # DEST becomes a git repository with one commit, "starter for lab NN",
 # whose hash is written to DEST/.lab-starter (make handin diffs against
 # it). The packages this tree has fetched (build/busybox, ...) are
-# symlinked into DEST/build, so that the starter's build downloads
-# nothing again. --no-git leaves out the repository (scripts/check-labs.sh).
+# copied into DEST/build as hard links (a plain copy across filesystems),
+# so that the starter's build downloads nothing again and owns its files:
+# a `make clean` here leaves every starter tree whole. --no-git leaves out the repository (scripts/check-labs.sh).
 set -euo pipefail
 
 git=yes
@@ -87,10 +88,14 @@ for f in "${files[@]}"; do
 	echo "  LAB $lab  $f"
 done
 
-# The packages already fetched, shared rather than downloaded again.
+# The packages already fetched, not downloaded again. The fetch scripts
+# never write into a file they unpacked (they remove the folder and unpack
+# afresh), so hard links are as good as copies.
 mkdir -p "$dest/build"
 for p in busybox qemu-user debian glibc oracle; do
-	[ -d "$src/build/$p" ] && ln -sfn "$(readlink -f "$src/build/$p")" "$dest/build/$p"
+	[ -d "$src/build/$p" ] || continue
+	rm -rf "${dest:?}/build/$p"
+	cp -al "$src/build/$p" "$dest/build/$p" 2> /dev/null || cp -a "$src/build/$p" "$dest/build/$p"
 done
 
 if [ "$git" = yes ]; then
