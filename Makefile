@@ -379,17 +379,26 @@ $(B)/initramfs.cpio: initramfs-inputs
 		GLIBC_ROOT=$$(test -f $(GLIBC_ROOT)/lib/x86_64-linux-gnu/libc.so.6 && echo $(GLIBC_ROOT)) \
 		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland $(OVERLAY)
 
-# ROOTFS=debian: Debian's own bash, coreutils and python3 (the -minimal
-# packages and the libraries they need), unmodified, fetched once into
+# ROOTFS=debian: Debian's own bash, coreutils and python3 (with its
+# standard library, and the libraries they need), unmodified, fetched once into
 # $(U)/debian (scripts/fetch-debian.sh, as busybox is) and laid over the
 # usual initramfs: $(B)/initramfs-debian.cpio. `make run ROOTFS=debian`
 # boots it, and init starts Debian's bash (SHELL=/bin/bash on the command
 # line); the tests whose NAME.conf says "rootfs debian" run on it. Without
 # network it is made without them, and those tests are skipped.
 ROOTFS ?=
+# Python's standard library beyond -minimal's (import queue, sqlite3, ...):
+# libpython3.11-stdlib and the libraries its extension modules load.
+PYTHON_STDLIB_PKGS := libpython3.11-stdlib media-types libbz2-1.0 libcrypt1 libdb5.3 libffi8 \
+	liblzma5 libncursesw6 libnsl2 libreadline8 readline-common libsqlite3-0 \
+	libtirpc3 libtirpc-common libgssapi-krb5-2 libkrb5-3 libk5crypto3 libcom-err2 \
+	libkrb5support0 libkeyutils1 libuuid1
 DEBIAN_PKGS := libc6 libtinfo6 bash ncurses-base coreutils libacl1 libattr1 libgmp10 \
 	libselinux1 libpcre2-8-0 python3-minimal python3.11-minimal libpython3.11-minimal \
-	libexpat1 zlib1g libssl3
+	libexpat1 zlib1g libssl3 $(PYTHON_STDLIB_PKGS)
+# Of our programs, the Debian image has init and the article's; its root
+# is then a Debian root, not a test bench.
+DEBIAN_PROGRAMS := init hello do_execve show_info
 RUN_INITRD := $(B)/initramfs$(if $(ROOTFS),-$(ROOTFS)).cpio
 RUN_APPEND := $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash)
 
@@ -398,7 +407,7 @@ all: $(B)/initramfs-debian.cpio
 endif
 $(B)/initramfs-debian.cpio: initramfs-inputs
 	@scripts/fetch-debian.sh $(U)/debian $(DEBIAN_PKGS)
-	@MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
+	@PROGRAMS="$(DEBIAN_PROGRAMS)" BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
 		MODULES_TREE=$(B)/modules-root \
 		scripts/mkinitramfs.sh $@ $(U)/userland $$(test -d $(U)/debian/root && echo $(U)/debian/root) $(OVERLAY)
 

@@ -17,6 +17,9 @@
 # so is its time stamp, and make does not remake what depends on it (the
 # ISO image).
 #
+# PROGRAMS="NAME..." takes only those programs of USERLAND_DIR (the
+# Debian image has init and the article's few, not the test programs).
+#
 # MODULES_TREE=DIR (the build's modules, laid out by modules-install.sh)
 # is copied in before the overlay: DIR/lib/modules/RELEASE/...
 # MUSL_LDSO=PATH and GLIBC_ROOT=DIR add the dynamic loaders, SHLIBS=PATHS
@@ -76,7 +79,7 @@ fingerprint() {
 	done
 	# shellcheck disable=SC2206 # SHLIBS is a list of paths
 	files+=(${SHLIBS:-})
-	echo "$*" "${MTIME:-}" "${QEMU_USER_ROOT:-}" "${MUSL_LDSO:-}" "${GLIBC_ROOT:-}" \
+	echo "$*" "${MTIME:-}" "${PROGRAMS:-}" "${QEMU_USER_ROOT:-}" "${MUSL_LDSO:-}" "${GLIBC_ROOT:-}" \
 		"${MODULES_TREE:-}" "${BUSYBOX:-}" "${SHLIBS:-}"
 	find -H "${files[@]}" -printf '%p %s %T@ %m %l\n' | LC_ALL=C sort
 }
@@ -94,7 +97,10 @@ mkdir -p "$root"/{dev,proc,tmp,etc}
 chmod 1777 "$root/tmp"
 
 for prog in "$userland"/*; do
-	[ -f "$prog" ] && [ -x "$prog" ] && install -m 0755 "$prog" "$root/"
+	[ -f "$prog" ] && [ -x "$prog" ] || continue
+	case " ${PROGRAMS:-$(basename "$prog")} " in
+	*" $(basename "$prog") "*) install -m 0755 "$prog" "$root/" ;;
+	esac
 done
 
 if ! mknod -m 0600 "$root/dev/console" c 5 1 || ! mknod -m 0666 "$root/dev/null" c 1 3; then
