@@ -15,7 +15,7 @@
 #   make grade [LAB=NN]         grade one lab, or all: "Score: X/Y",
 #                   build/grade.xml (JUnit)
 #   make handin LAB=NN          build/handin-labNN.tar.gz: the diff
-#                   since the starter and the answers
+#                   since the starter, the answers, the grade made now
 #   make check-labs every starter builds and fails only its lab's tests
 #                   (make test runs it first; CHECK_LABS=no skips it)
 #
@@ -472,7 +472,7 @@ lab:
 grade: all
 	scripts/grade.sh $(LAB)
 
-handin:
+handin: all
 	@test -n "$(LAB)" || { echo "usage: make handin LAB=NN" >&2; exit 2; }
 	scripts/handin.sh $(LAB)
 

@@ -14,7 +14,8 @@
 # Each run's JUnit report must parse and agree. Then make grade itself is
 # checked: on this tree, full marks and exit status 0; on the first lab's
 # starter, no marks and exit status 1; build/grade.xml parses, with the
-# failures it should have. And tests/run.sh's SHARD=k/n picks the right
+# failures it should have; make handin on that starter packs the grade it
+# makes then, not an older one left in build/grade-logs. And tests/run.sh's SHARD=k/n picks the right
 # cases, while a SHARD in check-labs's own environment does not reach its
 # runs.
 # One line a check, then "labs: N checks right, N wrong"; exit status 1
@@ -156,6 +157,30 @@ check_grade full build/kernel 0 "Total: $all_points/$all_points" 0
 if [ -f "$top/$first/build/kernel" ]; then
 	check_grade "starter-$first" "$top/$first/build/kernel" 1 "Score: 0/$first_points" "$first_tests" "$first"
 fi
+
+# make handin grades the tree it packs: a full score left over in the
+# first lab's starter (build/grade-logs) must not reach its archive.
+check_handin() {
+	local tree=$top/$first here=$PWD grade status=0
+	(cd "$tree" && git init -q && git add -A &&
+		git -c user.name=check-labs -c user.email=check-labs@localhost commit -qm starter &&
+		git rev-parse HEAD > .lab-starter) > "$top/handin.log" 2>&1 || status=$?
+	mkdir -p "$tree/build/grade-logs"
+	printf 'lab %s\nScore: %s/%s\n' "$first" "$first_points" "$first_points" > "$tree/build/grade-logs/lab$first.score"
+	[ "$status" = 0 ] && (cd "$tree" && KERNEL=$tree/build/kernel INITRD=$here/build/initramfs.cpio \
+		scripts/handin.sh "$first") >> "$top/handin.log" 2>&1 || status=$?
+	grade=$(tar -xzOf "$tree/build/handin-lab$first.tar.gz" "lab$first/grade.txt" 2>&1) || status=$?
+	if [ "$status" = 0 ] && grep -qx "Score: 0/$first_points .*" <<< "$grade" &&
+		grep -q '^graded at handin' <<< "$grade"; then
+		echo "PASS make handin $first regrades: a stale 'Score: $first_points/$first_points' became 'Score: 0/$first_points' in its grade.txt"
+		right=$((right + 1))
+	else
+		echo "FAIL make handin $first (status $status; log $top/handin.log); its grade.txt:"
+		sed 's/^/    | /' <<< "$grade"
+		wrong=$((wrong + 1))
+	fi
+}
+[ -f "$top/$first/build/kernel" ] && check_handin
 
 # make test SHARD=k/n: of five cases, shard 2/3 runs the 2nd and the 5th,
 # and its JUnit report has those two.

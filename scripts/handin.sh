@@ -6,8 +6,12 @@
 #                 not yet added to git are included too)
 #   answers.md    the answers to the handout's questions
 #                 (labs/NN-name/answers.md)
-#   grade.txt     what make grade LAB=NN said, if it was run last
-# Run it in the starter tree that `make lab LAB=NN DEST=dir` made.
+#   grade.txt     the lab graded now, on this very tree (make grade
+#                 LAB=NN's lines), with the date and the diff's sha256:
+#                 never an older grade of other code
+# Run it in the starter tree that `make lab LAB=NN DEST=dir` made, after
+# make (make handin builds first). Environment: KERNEL, INITRD, JOBS, as
+# scripts/grade.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,8 +47,18 @@ mkdir "$stage/lab$lab"
 git ls-files -z --others --exclude-standard | xargs -0 -r git add -N
 git diff "$starter" -- . ':(exclude)'"$dir/answers.md" > "$stage/lab$lab/lab$lab.diff"
 cp "$dir/answers.md" "$stage/lab$lab/answers.md"
-[ -f build/grade-logs/lab"$lab".score ] && cp build/grade-logs/lab"$lab".score "$stage/lab$lab/grade.txt"
+# The grade goes with the code it graded: the lab is graded again here,
+# whatever an earlier make grade printed (its exit status is the score's,
+# not ours).
+echo "handin: grading lab $lab on this tree (make grade LAB=$lab)"
+GRADE_LOGS=build/grade-logs scripts/grade.sh "$lab" || true
+{
+	cat build/grade-logs/lab"$lab".score
+	echo "graded at handin, $(date -u '+%Y-%m-%d %H:%M UTC'), on the tree of lab$lab.diff" \
+		"(sha256 $(sha256sum < "$stage/lab$lab/lab$lab.diff" | cut -c1-16))"
+} > "$stage/lab$lab/grade.txt"
 mkdir -p build
 tar -C "$stage" -czf "build/handin-lab$lab.tar.gz" "lab$lab"
-echo "build/handin-lab$lab.tar.gz: $(grep -c '^diff --git' "$stage/lab$lab/lab$lab.diff" || true) files changed since the starter, and $dir/answers.md"
+echo "build/handin-lab$lab.tar.gz: $(grep -c '^diff --git' "$stage/lab$lab/lab$lab.diff" || true) files changed since the starter," \
+	"$dir/answers.md, and the grade just made ($(grep '^Score' "$stage/lab$lab/grade.txt"))"
 [ -s "$stage/lab$lab/lab$lab.diff" ] || echo "handin: warning: no change since the starter" >&2
