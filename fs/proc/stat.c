@@ -12,11 +12,18 @@
 #define USER_HZ 100
 #define NR_SOFTIRQS 10 /* HI TIMER NET_TX NET_RX BLOCK IRQ_POLL TASKLET SCHED HRTIMER RCU */
 
+/* The columns of a cpu line, in /proc/stat's order, which is not the
+ * enum's (the enum keeps Linux's, where softirq and irq come before idle). */
+static const int cpu_columns[NR_STATS] = {
+	CPUTIME_USER,	 CPUTIME_NICE,	CPUTIME_SYSTEM, CPUTIME_IDLE,  CPUTIME_IOWAIT,
+	CPUTIME_IRQ,	 CPUTIME_SOFTIRQ, CPUTIME_STEAL, CPUTIME_GUEST, CPUTIME_GUEST_NICE,
+};
+
 static void show_cpu_line(struct seq_file *m, const char *name, const uint64_t *cpustat)
 {
 	seq_puts(m, name);
 	for (int i = 0; i < NR_STATS; i++)
-		seq_printf(m, " %lu", (unsigned long)(cpustat[i] / (1000000000UL / USER_HZ)));
+		seq_printf(m, " %lu", (unsigned long)(cpustat[cpu_columns[i]] / (1000000000UL / USER_HZ)));
 	seq_putc(m, '\n');
 }
 

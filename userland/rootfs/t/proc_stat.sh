@@ -1,0 +1,44 @@
+#!/bin/sh
+# proc_stat.sh - /proc/stat, /proc/loadavg, /proc/interrupts, /proc/cmdline
+# and /proc/meminfo as top, uptime and free read them (test proc_stat).
+# The figures change from boot to boot, so what is printed is their shape
+# (the fields of each line) and how they move (a fork counts, a sleep is
+# idle time), as Linux's do.
+mount -t proc proc /proc 2> /dev/null
+
+stat() { awk -v k="$1" '$1 == k { print $'"${2:-2}"' }' /proc/stat; }
+echo "--- /proc/stat: each line's name and count of numbers"
+awk '{ n = NF - 1; if ($1 == "intr") n = "1+"; print $1, n }' /proc/stat
+p0=$(stat processes) c0=$(stat ctxt) i0=$(stat cpu 5)
+/bin/true; /bin/true; sleep 1
+p1=$(stat processes) c1=$(stat ctxt) i1=$(stat cpu 5)
+echo "processes after 3 forks: +$((p1 - p0))"
+echo "ctxt grew: $([ "$c1" -gt "$c0" ] && echo yes || echo no)"
+echo "idle grew by 50 to 150 ticks in 1 s: $([ $((i1 - i0)) -ge 50 ] && [ $((i1 - i0)) -le 150 ] && echo yes || echo "no ($((i1 - i0)))")"
+awk '$1 == "btime" { print "btime is a date after 2020:", ($2 > 1577836800 ? "yes" : "no") }' /proc/stat
+
+echo "--- /proc/loadavg"
+sleep 0 & last=$!
+wait
+# (the newest pid is the awk's that reads the file, forked after sleep)
+awk -v last="$last" '{
+	ok = $1 ~ /^[0-9]+\.[0-9][0-9]$/ && $2 ~ /^[0-9]+\.[0-9][0-9]$/ && $3 ~ /^[0-9]+\.[0-9][0-9]$/
+	split($4, rt, "/")
+	print "three averages:", ok ? "yes" : "no: " $0
+	print "running/total:", (rt[1] >= 1 && rt[2] >= rt[1]) ? "yes" : "no: " $4
+	print "last pid is the newest:", ($5 == last + 1) ? "yes" : "no: " $5 " " last
+}' /proc/loadavg
+
+echo "--- /proc/interrupts"
+awk 'NR == 1 { print "header:", $1 } $1 == "0:" { print "irq 0:", $NF } $1 == "4:" { print "irq 4:", $NF }' /proc/interrupts
+
+echo "--- /proc/cmdline"
+cat /proc/cmdline
+
+echo "--- /proc/meminfo"
+kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+for k in AnonPages Mapped Active Inactive; do
+	echo "$k > 0: $([ "$(kb $k)" -gt 0 ] && echo yes || echo no)"
+done
+echo "--- top -b -n 1: its first lines"
+top -b -n 1 | awk 'NR <= 3 { print $1 } NR == 4 { print }' | sed 's/^Load$/Load average:/'
