@@ -400,7 +400,10 @@ DEBIAN_PKGS := libc6 libtinfo6 bash ncurses-base coreutils libacl1 libattr1 libg
 # is then a Debian root, not a test bench.
 DEBIAN_PROGRAMS := init hello do_execve show_info
 RUN_INITRD := $(B)/initramfs$(if $(ROOTFS),-$(ROOTFS)).cpio
-RUN_APPEND := $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash)
+# The terminal make runs in gives the console its size (init sets it):
+# "LINES=R COLUMNS=C", nothing when make has no terminal.
+TERM_SIZE := $(shell stty size 2> /dev/null | awk '{ print "LINES=" $$1, "COLUMNS=" $$2 }')
+RUN_APPEND := $(strip $(TERM_SIZE) $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash))
 
 ifneq ($(MODULES),y)
 all: $(B)/initramfs-debian.cpio

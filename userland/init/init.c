@@ -226,6 +226,26 @@ static void mount_binfmt_misc(void)
 		say("init: mount -t binfmt_misc binfmt_misc %s: %s\n", dir, strerror(errno));
 }
 
+/* make run passes the host terminal's size as LINES=R COLUMNS=C on the
+ * command line (Linux hands such words to init as its environment). A
+ * serial console has no size of its own, so init gives it that one
+ * (TIOCSWINSZ), and drops the two variables: programs then ask the
+ * terminal, as on any console, and vi and long lines use all of it. */
+static void set_console_size(void)
+{
+	const char *lines = getenv("LINES"), *columns = getenv("COLUMNS");
+	struct winsize ws = { 0 };
+
+	if (!lines || !columns)
+		return;
+	ws.ws_row = (unsigned short)atoi(lines);
+	ws.ws_col = (unsigned short)atoi(columns);
+	if (ws.ws_row && ws.ws_col && ioctl(STDIN_FILENO, TIOCSWINSZ, &ws) < 0)
+		say("init: the console's size (TIOCSWINSZ): %s\n", strerror(errno));
+	unsetenv("LINES");
+	unsetenv("COLUMNS");
+}
+
 /* make run: a session on the console with a shell in it: busybox's
  * /bin/sh, or the one SHELL names (make run ROOTFS=debian: Debian's bash). */
 static void session(void)
@@ -245,6 +265,7 @@ static void session(void)
 		say("init: mount -t proc proc /proc: %s\n", strerror(errno));
 	load_modules();
 	mount_binfmt_misc();
+	set_console_size();
 	setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
 
 	if (access(shell[0], X_OK) < 0) {
