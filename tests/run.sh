@@ -273,6 +273,12 @@ fi
 names=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do
+		case $n in
+		-*)
+			echo "usage: tests/run.sh [--pending] [--list] [TEST...] (tests/README.md)" >&2
+			exit 2
+			;;
+		esac
 		n=$(basename "$n" .args)
 		[ -n "${case_dir[$n]:-}" ] || { echo "run.sh: no test $n in $CASES/*/" >&2; exit 2; }
 		names+=("$n")
