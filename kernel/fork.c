@@ -137,14 +137,9 @@ static struct signal_struct *copy_signal(uint64_t flags)
 	return sig;
 }
 
-static long kernel_clone(struct kernel_clone_args *args)
+/* Whether parent may make a task now: 0, or the errno. */
+static int clone_allowed(struct task *parent)
 {
-	struct task *parent = current, *child;
-	uint64_t flags = args->flags;
-	int err = check_clone_flags(flags);
-
-	if (err)
-		return err;
 	/* Being killed, or another thread execs: make no new task now (the
 	 * call is restarted if the process lives on). */
 	if ((parent->signal->flags & SIGNAL_GROUP_EXIT) || parent->signal->group_exec_task)
@@ -158,9 +153,14 @@ static long kernel_clone(struct kernel_clone_args *args)
 		return -EAGAIN;
 	if (nr_tasks >= max_tasks)
 		return -EAGAIN;
-	child = alloc_task();
-	if (!child)
-		return -EAGAIN;
+	return 0;
+}
+
+/* What the child inherits by value, and who its parent and leader are. */
+static void copy_task_state(struct task *child, struct task *parent, struct kernel_clone_args *args)
+{
+	uint64_t flags = args->flags;
+
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
@@ -196,7 +196,22 @@ static long kernel_clone(struct kernel_clone_args *args)
 		child->parent = parent;
 		child->exit_signal = args->exit_signal;
 	}
+}
 
+static long kernel_clone(struct kernel_clone_args *args)
+{
+	struct task *parent = current, *child;
+	uint64_t flags = args->flags;
+	int err = check_clone_flags(flags);
+
+	if (!err)
+		err = clone_allowed(parent);
+	if (err)
+		return err;
+	child = alloc_task();
+	if (!child)
+		return -EAGAIN;
+	copy_task_state(child, parent, args);
 	child->signal = copy_signal(flags);
 	child->sighand = copy_sighand(flags);
 	child->mm = flags & CLONE_VM ? mm_get(parent->mm) : mm_fork(parent->mm);

@@ -275,11 +275,11 @@ static unsigned int find_sec(const struct load_info *info, const char *name)
  * .gnu.linkonce.this_module of this kernel's struct module size. Anything
  * else is not a module of ours: ENOEXEC.
  */
-static int elf_validity_check(struct load_info *info)
+/* The ELF header, the section table, the section names and section 0. */
+static int elf_check_headers(struct load_info *info)
 {
 	Elf64_Ehdr *hdr = info->hdr;
 	const Elf64_Shdr *strhdr;
-	unsigned int num_sym = 0, num_mod = 0;
 
 	if (info->len < sizeof(*hdr)) {
 		pr_err("Invalid ELF header len %lu\n", info->len);
@@ -318,6 +318,39 @@ static int elf_validity_check(struct load_info *info)
 		       info->sechdrs[0].sh_type);
 		return -ENOEXEC;
 	}
+	return 0;
+}
+
+/* The symbol table, section i, and its string table. */
+static int elf_check_symtab(struct load_info *info, unsigned int i)
+{
+	const Elf64_Shdr *s = &info->sechdrs[i], *str;
+	char *base = (char *)info->hdr;
+
+	info->index.sym = i;
+	if (s->sh_link == SHN_UNDEF || s->sh_link >= info->hdr->e_shnum || s->sh_size % sizeof(Elf64_Sym))
+		return -ENOEXEC;
+	str = &info->sechdrs[s->sh_link];
+	if (str->sh_type != SHT_STRTAB || !section_in_file(info, str) || str->sh_size == 0 ||
+	    base[str->sh_offset + str->sh_size - 1] != '\0') {
+		pr_err("Invalid ELF symbol string table\n");
+		return -ENOEXEC;
+	}
+	info->index.str = s->sh_link;
+	info->strtab = base + str->sh_offset;
+	return 0;
+}
+
+static int elf_validity_check(struct load_info *info)
+{
+	Elf64_Ehdr *hdr = info->hdr;
+	const Elf64_Shdr *strhdr;
+	unsigned int num_sym = 0, num_mod = 0;
+	int err = elf_check_headers(info);
+
+	if (err)
+		return err;
+	strhdr = &info->sechdrs[hdr->e_shstrndx];
 	for (unsigned int i = 1; i < hdr->e_shnum; i++) {
 		const Elf64_Shdr *s = &info->sechdrs[i];
 
@@ -335,22 +368,9 @@ static int elf_validity_check(struct load_info *info)
 			return -ENOEXEC;
 		}
 		if (s->sh_type == SHT_SYMTAB) {
-			const Elf64_Shdr *str;
-
 			num_sym++;
-			info->index.sym = i;
-			if (s->sh_link == SHN_UNDEF || s->sh_link >= hdr->e_shnum ||
-			    s->sh_size % sizeof(Elf64_Sym))
+			if (elf_check_symtab(info, i))
 				return -ENOEXEC;
-			str = &info->sechdrs[s->sh_link];
-			if (str->sh_type != SHT_STRTAB || !section_in_file(info, str) ||
-			    str->sh_size == 0 ||
-			    ((char *)hdr)[str->sh_offset + str->sh_size - 1] != '\0') {
-				pr_err("Invalid ELF symbol string table\n");
-				return -ENOEXEC;
-			}
-			info->index.str = s->sh_link;
-			info->strtab = (char *)hdr + str->sh_offset;
 		}
 		if ((s->sh_type == SHT_RELA || s->sh_type == SHT_REL) &&
 		    (s->sh_info >= hdr->e_shnum ||
