@@ -224,12 +224,20 @@ static int init_process(struct task *t)
  * A new process that starts in the kernel, running fn(arg) on its own
  * stack, and is meant to become a user program there with kernel_execve
  * (Linux: user_mode_thread, used by the usermode helper, kernel/umh.c).
- * It is root, in session 0 and process group 0, with no open files, the
- * real root as root and working directory, umask 022 and Linux's default
+ * It is root, in session 0 and process group 0, with no open files, a copy
+ * of init_fs (root, working directory, umask 022) and Linux's default
  * limits: what a child of Linux's kernel threads gets. It has no parent
  * process: the kernel waits for it. Not yet runnable; NULL if out of
  * memory or tasks.
  */
+/*
+ * The root and working directory of the kernel's own threads. Linux's
+ * pid 1 starts sharing it (kernel_init is created with CLONE_FS), so an
+ * init that changes directory or root changes it for every thread of the
+ * kernel, and a usermode helper (a copy of it) starts where init is.
+ */
+static struct fs_struct *init_fs;
+
 struct task *user_mode_thread(void (*fn)(void *), void *arg)
 {
 	struct task *t;
@@ -240,7 +248,7 @@ struct task *user_mode_thread(void (*fn)(void *), void *arg)
 	if (!t)
 		return NULL;
 	t->files = files_alloc();
-	t->fs = fs_alloc_root();
+	t->fs = fs_dup(init_fs);
 	if (!t->files || !t->fs || init_process(t)) {
 		if (t->files)
 			files_put(t->files);
@@ -290,8 +298,8 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	if (!t)
 		panic("out of memory creating init");
 	t->files = files_alloc();
-	t->fs = fs_alloc_root();
-	if (!t->files || !t->fs || init_process(t))
+	t->fs = init_fs = fs_alloc_root();
+	if (!t->files || !t->fs || !fs_get(init_fs) || init_process(t))
 		panic("out of memory creating init");
 	/* Signals init has no handler for do nothing to it, SIGKILL
 	 * included: only its own fault can kill it. */
