@@ -111,7 +111,8 @@ MOD_OBJ := $(addprefix $(B)/mod/,$(obj-m))
 MOD_KO := $(MOD_OBJ:.o=.ko)
 
 # User programs are grouped by subject: userland/SUBJECT/NAME.c becomes
-# /NAME in the initramfs (so two programs must not share a name).
+# /usr/lib/exec-tests/NAME in the initramfs (so two programs must not
+# share a name; init alone is /init).
 USER_SRCS := $(wildcard userland/*/*.c)
 USER_PROGS := $(notdir $(basename $(USER_SRCS)))
 ifneq ($(words $(USER_PROGS)),$(words $(sort $(USER_PROGS))))
@@ -234,9 +235,9 @@ $(U)/userland/%-glibc: %.c $(USER_HDRS)
 	@gcc $(USER_CFLAGS) -pthread -o $@ $<
 
 # Programs built as every kind of ELF file (issue 8): userland/elf/kinds/NAME.c
-# gives /NAME-static and /NAME-spie (musl: static, static-pie), /NAME-dyn
-# (musl, dynamically linked PIE), /NAME-gstatic and /NAME-gspie (glibc:
-# static, static-pie), /NAME-gdyn (glibc, dynamic PIE) and /NAME-gnopie
+# gives NAME-static and NAME-spie (musl: static, static-pie), NAME-dyn
+# (musl, dynamically linked PIE), NAME-gstatic and NAME-gspie (glibc:
+# static, static-pie), NAME-gdyn (glibc, dynamic PIE) and NAME-gnopie
 # (glibc, dynamic, not PIE). Debian's musl-gcc ignores -static-pie: that
 # kind is linked by hand with musl's rcrt1.o.
 KIND_SRCS := $(wildcard userland/elf/kinds/*.c)
@@ -415,14 +416,14 @@ $(B)/initramfs-debian.cpio: initramfs-inputs
 		scripts/mkinitramfs.sh $@ $(U)/userland $$(test -d $(U)/debian/root && echo $(U)/debian/root) $(OVERLAY)
 
 # What the shell of make run needs and no more (init, busybox and its
-# applets, /hello, /etc, /t, the directories and device nodes), for a
+# applets, the tests' hello and t/, /etc, the directories and device nodes), for a
 # machine with 16 MiB of memory (test boot_16m).
 initramfs: $(B)/initramfs-small.cpio
 $(B)/initramfs-small.cpio: $(B)/initramfs.cpio
 	@echo "  CPIO    $@"
 	@(cd $(B)/initramfs-root && { find . -mindepth 1 \( -type d -o -type c -o -type l \); \
 		[ ! -e bin/busybox ] || find . -samefile bin/busybox; \
-		find ./init ./hello ./etc ./t -type f; } | LC_ALL=C sort -u | \
+		find ./init ./usr/lib/exec-tests/hello ./etc ./usr/lib/exec-tests/t -type f; } | LC_ALL=C sort -u | \
 		cpio -o -H newc -R 0:0 --quiet) > $@
 
 # The ISO is remade when the kernel, the archive or the command line

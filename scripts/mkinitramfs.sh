@@ -2,10 +2,14 @@
 # mkinitramfs.sh OUT.cpio USERLAND_DIR [OVERLAY_DIR...]
 #
 # Build the initramfs: a cpio "newc" archive, made by the real cpio tool,
-# that boots our kernel and Linux alike. Its root holds every program of
-# USERLAND_DIR at top level (/init, /hello, /show_info, ...), the device
-# nodes /dev/console (5,1) and /dev/null (1,3), the symlink /dev/fd ->
-# /proc/self/fd, empty /proc, /tmp and /etc,
+# that boots our kernel and Linux alike. Its root is laid out as a Debian
+# user expects it (bin dev etc home lib proc root sbin sys tmp usr var):
+# /init, and every other program of USERLAND_DIR in /usr/lib/exec-tests
+# (the test programs, where a distribution puts a package's installed
+# tests), the article's do_execve, show_info and show_info.sh also in
+# /root (the shell's home: ./do_execve ./show_info.sh), the device nodes
+# /dev/console (5,1) and /dev/null (1,3), the symlink /dev/fd ->
+# /proc/self/fd, the empty directories,
 # the files of userland/rootfs/ as they are, and then each OVERLAY_DIR copied
 # on top, in order (make run OVERLAY=dir; Debian's packages for
 # ROOTFS=debian). The root is
@@ -37,7 +41,7 @@
 # /usr/bin/qemu-aarch64-static, with the package's files that register it
 # with binfmt_misc (/usr/libexec/qemu-binfmt/aarch64-binfmt-P,
 # /usr/lib/binfmt.d/qemu-aarch64.conf, /usr/share/binfmts/qemu-aarch64):
-# /hello-aarch64 and /args-aarch64 run through it.
+# /usr/lib/exec-tests/hello-aarch64 and /usr/lib/exec-tests/args-aarch64 run through it.
 #
 # Every file gets the same time stamp, MTIME (seconds since the epoch;
 # default 1421625600, 2015-01-19 UTC, the month of LWN's "How programs get
@@ -92,15 +96,24 @@ echo "  CPIO    $out"
 out_dir=$(dirname "$out")
 mkdir -p "$out_dir"
 root=${out%.cpio}-root
+tests=$root/usr/lib/exec-tests
 rm -rf "$root"
-mkdir -p "$root"/{dev,proc,tmp,etc}
+mkdir -p "$root"/{dev,etc,home,proc,root,sys,tmp,var} "$tests"
 chmod 1777 "$root/tmp"
+chmod 0700 "$root/root"
 
 for prog in "$userland"/*; do
 	[ -f "$prog" ] && [ -x "$prog" ] || continue
-	case " ${PROGRAMS:-$(basename "$prog")} " in
-	*" $(basename "$prog") "*) install -m 0755 "$prog" "$root/" ;;
+	name=$(basename "$prog")
+	case " ${PROGRAMS:-$name} " in
+	*" $name "*) ;;
+	*) continue ;;
 	esac
+	if [ "$name" = init ]; then
+		install -m 0755 "$prog" "$root/init"
+	else
+		install -m 0755 "$prog" "$tests/"
+	fi
 done
 
 if ! mknod -m 0600 "$root/dev/console" c 5 1 || ! mknod -m 0666 "$root/dev/null" c 1 3; then
@@ -147,6 +160,11 @@ if [ -n "${MODULES_TREE:-}" ]; then
 fi
 for overlay in "${overlays[@]}"; do
 	cp -a "$overlay/." "$root/"
+done
+
+# The article's programs in root's home too (hard links: one copy).
+for f in do_execve show_info show_info.sh; do
+	[ -f "$tests/$f" ] && ln "$tests/$f" "$root/root/$f"
 done
 
 # Last, as initramfs-tools runs its busybox hook last: an applet link never

@@ -2,26 +2,26 @@
 # bench.sh - print speed and memory figures (make bench). Figures only: no
 # pass or fail, and TCG timings vary by tens of percent between boots.
 #
-# Boots the kernel once with "/hello ; /bench N /true ; /forkbench 8 M" and
+# Boots the kernel once with "/usr/lib/exec-tests/hello ; /usr/lib/exec-tests/bench N /usr/lib/exec-tests/true ; /usr/lib/exec-tests/forkbench 8 M" and
 # prints
 #  - the host's wall time from QEMU's start to the first line a user
 #    program prints (init's first command),
-#  - what /bench measures inside the guest: the guest's clock at its start,
+#  - what /usr/lib/exec-tests/bench measures inside the guest: the guest's clock at its start,
 #    memory, and the time of one fork (or vfork) + execve + wait4 cycle,
-#  - what /forkbench measures: fork + exit + wait4 of a process with 8 MiB
+#  - what /usr/lib/exec-tests/forkbench measures: fork + exit + wait4 of a process with 8 MiB
 #    of touched memory, with a child that writes nothing and with one that
 #    writes every page (what copy-on-write saves, and what it defers),
-#  - /bench -f /bench.plan: the rows of userland/rootfs/bench.plan,
+#  - /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench.plan: the rows of userland/rootfs/usr/lib/exec-tests/bench.plan,
 #    fork+exec+wait4 of a program with 8 MiB of read-only data untouched and
-#    read page by page (fault-around), of /true with 1000 arguments of 100
+#    read page by page (fault-around), of /usr/lib/exec-tests/true with 1000 arguments of 100
 #    bytes (copy_strings), of glibc's dynamic and static-pie programs and of
 #    musl's dynamic one (userland/elf/kinds/quiet.c),
-#  - when the initramfs has busybox, /bench M /bin/true again: Debian's
+#  - when the initramfs has busybox, /usr/lib/exec-tests/bench M /bin/true again: Debian's
 #    2 MB static (glibc) busybox as the program,
 #  - when it has Debian's qemu-aarch64-static, the rows of
-#    userland/rootfs/bench-qemu.plan: the aarch64 hello run by the
+#    userland/rootfs/usr/lib/exec-tests/bench-qemu.plan: the aarch64 hello run by the
 #    emulator directly, and by its own name through binfmt_misc (Debian's
-#    entry, registered by /bm_setup from the package's binfmt.d file).
+#    entry, registered by /usr/lib/exec-tests/bm_setup from the package's binfmt.d file).
 # With Linux, a last table puts the minimum of each row side by side: our
 # figure, Linux's, and their ratio.
 #
@@ -69,7 +69,7 @@ boot() {
 		[ "$line" = "Hello, world!" ] || [ "$line" = "hello from aarch64" ] || echo "$line"
 	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
 		-kernel "$kernel" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet -- /hello ; /bench $CYCLES /true ; /bench -f /bench.plan ; /forkbench 8 $FORK_CYCLES$busybox$qemu" \
+		-append "console=ttyS0 quiet -- /usr/lib/exec-tests/hello ; /usr/lib/exec-tests/bench $CYCLES /usr/lib/exec-tests/true ; /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench.plan ; /usr/lib/exec-tests/forkbench 8 $FORK_CYCLES$busybox$qemu" \
 		-serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
@@ -78,11 +78,11 @@ boot() {
 [ -f "$KERNEL" ] || { echo "bench.sh: $KERNEL is missing: run make first" >&2; exit 2; }
 busybox=
 if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?bin/busybox' > /dev/null; then
-	busybox=" ; /bench $BUSYBOX_CYCLES /bin/true"
+	busybox=" ; /usr/lib/exec-tests/bench $BUSYBOX_CYCLES /bin/true"
 fi
 qemu=
 if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?usr/bin/qemu-aarch64-static' > /dev/null; then
-	qemu=" ; /bm_setup /usr/lib/binfmt.d/qemu-aarch64.conf ; /bench -f /bench-qemu.plan"
+	qemu=" ; /usr/lib/exec-tests/bm_setup /usr/lib/binfmt.d/qemu-aarch64.conf ; /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench-qemu.plan"
 fi
 # The minimum of each "... of X, N cycles: min T us" row: "label<TAB>T".
 mins() { sed -n 's/^\(.*\), [0-9]* cycles: min \([0-9]*\) us.*/\1\t\2/p'; }

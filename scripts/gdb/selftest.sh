@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # selftest.sh - show that the gdb helpers (scripts/gdb/execve.py) work on
 # the kernel: gdb loads them without an error, then a batch session on
-# QEMU's gdbstub stops in load_script when /do_execve runs the script
+# QEMU's gdbstub stops in load_script when /usr/lib/exec-tests/do_execve runs the script
 # ./wrapper_args and runs each command (make test runs this).
 # Prints "PASS gdb helpers" or "FAIL gdb helpers" and the session.
 set -euo pipefail
@@ -18,7 +18,7 @@ grep -q '^execve.py: lx-ps' <<< "$out" && ! grep -qi 'error' <<< "$out" ||
 
 qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 256M -display none -no-reboot \
 	-serial file:build/gdb-selftest.serial -kernel "$KERNEL" -initrd build/initramfs.cpio \
-	-append "console=ttyS0 quiet -- /do_execve ./wrapper_args" -S -gdb tcp:127.0.0.1:$port &
+	-append "console=ttyS0 quiet -- /usr/lib/exec-tests/do_execve ./wrapper_args" -S -gdb tcp:127.0.0.1:$port &
 qpid=$!
 trap 'kill $qpid 2> /dev/null || true' EXIT
 # load_script is asked about every exec: stop at the first "#!" file.

@@ -4,7 +4,7 @@
  * encoded by hand. Run on the build host; qemu-aarch64-static runs the
  * result on x86-64 (directly, or through binfmt_misc).
  *
- * Without --argv, /hello-aarch64: it prints "hello from aarch64", exit 0.
+ * Without --argv, /usr/lib/exec-tests/hello-aarch64: it prints "hello from aarch64", exit 0.
  *
  *	_start:	movz x0, #1          // fd 1
  *		adr  x1, msg
@@ -16,7 +16,7 @@
  *		svc  #0
  *	msg:	.ascii "hello from aarch64\n"
  *
- * With --argv, /args-aarch64: one line "aarch64 argv: ARG" for each of its
+ * With --argv, /usr/lib/exec-tests/args-aarch64: one line "aarch64 argv: ARG" for each of its
  * arguments, argv[0] first, so that a test sees the argv the emulated
  * program ends up with (binfmt_misc's P flag and qemu's -binfmt-P name).
  *

@@ -40,7 +40,7 @@ int main(int argc, char *argv[] __attribute__((unused)))
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	put_file("/tmp/suid", "BMSU", 4, 04755);
-	copy_file("/binfmt_misc_creds", "/tmp/interp", 0755);
+	copy_file("/usr/lib/exec-tests/binfmt_misc_creds", "/tmp/interp", 0755);
 	printf("O only:\n");
 	bm_register(":c:M::BMSU::/tmp/interp:O");
 	as_user("/tmp/suid");

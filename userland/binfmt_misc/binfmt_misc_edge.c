@@ -66,8 +66,8 @@ static void extensions(void)
 	put_file("/tmp/e/.c", "text\n", 5, 0755);
 	symlink("a.c.b", "/tmp/e/link.c");
 	symlink("a.b.c", "/tmp/e/plain");
-	reg(":dots:E::b.c::/bm_interp:");
-	reg(":ext:E::c::/bm_interp:");
+	reg(":dots:E::b.c::/usr/lib/exec-tests/bm_interp:");
+	reg(":ext:E::c::/usr/lib/exec-tests/bm_interp:");
 	bm_show("dots");
 	const char *names[] = { "/tmp/e/a.b.c", "/tmp/e/a.c.b", "/tmp/e/d.c/prog", "/tmp/e/x.",
 				"/tmp/e/.c",    "/tmp/e/link.c", "/tmp/e/plain" };
@@ -104,15 +104,15 @@ static void buffer_end(void)
 	char s[1024];
 
 	step("M: magic up to the end of the 256 bytes exec reads");
-	reg(":m252:M:252:WXYZ::/bm_interp:");
-	reg(":m253:M:253:WXYZ::/bm_interp:");
-	reg(":m255:M:255:\\x01::/bm_interp:");
-	reg(":m256:M:256:\\x01::/bm_interp:");
-	snprintf(s, sizeof(s), ":all:M::%0256d::/bm_interp:", 0);
+	reg(":m252:M:252:WXYZ::/usr/lib/exec-tests/bm_interp:");
+	reg(":m253:M:253:WXYZ::/usr/lib/exec-tests/bm_interp:");
+	reg(":m255:M:255:\\x01::/usr/lib/exec-tests/bm_interp:");
+	reg(":m256:M:256:\\x01::/usr/lib/exec-tests/bm_interp:");
+	snprintf(s, sizeof(s), ":all:M::%0256d::/usr/lib/exec-tests/bm_interp:", 0);
 	printf("register 256 bytes of magic at 0: %s\n", errname(bm_write("register", s)));
-	snprintf(s, sizeof(s), ":over:M::%0257d::/bm_interp:", 0);
+	snprintf(s, sizeof(s), ":over:M::%0257d::/usr/lib/exec-tests/bm_interp:", 0);
 	printf("register 257 bytes of magic at 0: %s\n", errname(bm_write("register", s)));
-	snprintf(s, sizeof(s), ":over:M:1:%0256d::/bm_interp:", 0);
+	snprintf(s, sizeof(s), ":over:M:1:%0256d::/usr/lib/exec-tests/bm_interp:", 0);
 	printf("register 256 bytes of magic at 1: %s\n", errname(bm_write("register", s)));
 	bm_list();
 	bm_show("m252");
@@ -124,13 +124,13 @@ static void buffer_end(void)
 	run("/tmp/w253", ARGV);
 	printf("WX at 252, then the end of the file: zeros, no match\n");
 	run("/tmp/wshort", ARGV);
-	reg(":wx00:M:252:WX\\x00\\x00::/bm_interp:");
+	reg(":wx00:M:252:WX\\x00\\x00::/usr/lib/exec-tests/bm_interp:");
 	run("/tmp/wshort", ARGV);
 	run("/tmp/x255", ARGV);
 	bm_clear();
 
 	step("M: 256 bytes of magic at offset 0");
-	snprintf(s, sizeof(s), ":all:M::%0256d::/bm_interp:", 0);
+	snprintf(s, sizeof(s), ":all:M::%0256d::/usr/lib/exec-tests/bm_interp:", 0);
 	bm_write("register", s);
 	memset(s, '0', 256);
 	put_file("/tmp/zeros", s, 256, 0755);
@@ -159,7 +159,7 @@ static int interp_mode(char *prog)
 	printf("remove the entry it runs by: %s\n", errname(bm_write(prog + 5, "-1")));
 	fd = open(self, O_WRONLY);
 	printf("open its exe for writing: %s\n", fd < 0 ? errname(errno) : "ok");
-	reg(":r2:M::BMR2::/bm_interp:");
+	reg(":r2:M::BMR2::/usr/lib/exec-tests/bm_interp:");
 	bm_list();
 	fflush(stdout);
 	execve("/tmp/r2", (char *const[]){ "r2", "from the interpreter", NULL }, (char *const[]){ NULL });
@@ -172,7 +172,7 @@ static void while_running(void)
 	step("the interpreter removes its entry and registers another");
 	put_file("/tmp/r1", "BMR1\n", 5, 0755);
 	put_file("/tmp/r2", "BMR2\n", 5, 0755);
-	reg(":r1:M::BMR1::/binfmt_misc_edge:");
+	reg(":r1:M::BMR1::/usr/lib/exec-tests/binfmt_misc_edge:");
 	run("/tmp/r1", ARGV);
 	printf("after: ");
 	bm_list();
@@ -180,7 +180,7 @@ static void while_running(void)
 	bm_clear();
 
 	step("the same with F: the interpreter renamed, its entry removed");
-	copy_file("/binfmt_misc_edge", "/tmp/fint", 0755);
+	copy_file("/usr/lib/exec-tests/binfmt_misc_edge", "/tmp/fint", 0755);
 	reg(":r1:M::BMR1::/tmp/fint:F");
 	rename("/tmp/fint", "/tmp/fint.moved");
 	run("/tmp/r1", ARGV);

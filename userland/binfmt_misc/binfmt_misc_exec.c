@@ -1,7 +1,7 @@
 /*
  * binfmt_misc_exec - running files through binfmt_misc entries, against
  * Linux 6.1 (test binfmt_misc_exec; bm_setup mounts the filesystem first).
- * The interpreter is /bm_interp, which prints its argv and auxv.
+ * The interpreter is /usr/lib/exec-tests/bm_interp, which prints its argv and auxv.
  *
  *   1. the argv the interpreter gets, without and with P; O (AT_EXECFD),
  *      C; F (the interpreter renamed, removed, kept from writers);
@@ -25,41 +25,41 @@ static void flags(void)
 {
 	step("no flags: argv[0] is dropped");
 	put_file("/tmp/prog", "BMT1 a program\n", 15, 0755);
-	bm_register(":t:M::BMT1::/bm_interp:");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:");
 	run("/tmp/prog", ARGS);
 	bm_clear();
 
 	step("P: argv[0] is kept, AT_FLAGS 1");
-	bm_register(":t:M::BMT1::/bm_interp:P");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:P");
 	run("/tmp/prog", ARGS);
 	bm_clear();
 
 	step("O: the program as a descriptor, even without read permission");
 	put_file("/tmp/prog", "BMT1 a program\n", 15, 0711);
-	bm_register(":t:M::BMT1::/bm_interp:O");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:O");
 	run("/tmp/prog", ARGS);
 	bm_clear();
 
 	step("without O, an unreadable program still runs");
-	bm_register(":t:M::BMT1::/bm_interp:");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:");
 	run("/tmp/prog", ARGS);
 	bm_clear();
 
 	step("C implies O");
-	bm_register(":t:M::BMT1::/bm_interp:C");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:C");
 	run("/tmp/prog", ARGS);
 	bm_clear();
 
 	step("POCF together, a relative name");
 	put_file("/tmp/prog", "BMT1 a program\n", 15, 0755);
 	chdir("/tmp");
-	bm_register(":t:M::BMT1::/bm_interp:POCF");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:POCF");
 	run("prog", ARGS);
 	chdir("/");
 	bm_clear();
 
 	step("an empty argv");
-	bm_register(":t:M::BMT1::/bm_interp:");
+	bm_register(":t:M::BMT1::/usr/lib/exec-tests/bm_interp:");
 	{
 		char *const none[] = { NULL };
 
@@ -74,7 +74,7 @@ static void fixed(void)
 	int fd;
 
 	step("F: the interpreter is opened when registered");
-	copy_file("/bm_interp", "/tmp/interp", 0755);
+	copy_file("/usr/lib/exec-tests/bm_interp", "/tmp/interp", 0755);
 	bm_register(":f:M::BMT1::/tmp/interp:F");
 	bm_register(":n:M::BMT2::/tmp/interp:");
 	put_file("/tmp/prog2", "BMT2 another\n", 13, 0755);
@@ -93,7 +93,7 @@ static void fixed(void)
 	bm_clear();
 
 	step("F entry removed: the interpreter may be written again");
-	copy_file("/bm_interp", "/tmp/interp", 0755);
+	copy_file("/usr/lib/exec-tests/bm_interp", "/tmp/interp", 0755);
 	bm_register(":f:M::BMT1::/tmp/interp:F");
 	bm_write("f", "-1");
 	fd = open("/tmp/interp", O_WRONLY);
@@ -115,7 +115,7 @@ static void matching(void)
 	char *const one[] = { "x", NULL };
 
 	step("M with an offset and a mask");
-	bm_register(":m:M:4:\\x01\\x02:\\xff\\x0f:/bm_interp:");
+	bm_register(":m:M:4:\\x01\\x02:\\xff\\x0f:/usr/lib/exec-tests/bm_interp:");
 	put_file("/tmp/m1", "abcd\x01\x02rest", 10, 0755);
 	put_file("/tmp/m2", "abcd\x01\xf2rest", 10, 0755);
 	put_file("/tmp/m3", "abcd\x01\x03rest", 10, 0755);
@@ -125,13 +125,13 @@ static void matching(void)
 	bm_clear();
 
 	step("magic past the end of the file matches zeros");
-	bm_register(":z:M:2:ZZ\\x00\\x00::/bm_interp:");
+	bm_register(":z:M:2:ZZ\\x00\\x00::/usr/lib/exec-tests/bm_interp:");
 	put_file("/tmp/zz", "..ZZ", 4, 0755);
 	run("/tmp/zz", one);
 	bm_clear();
 
 	step("E: the extension of the name");
-	bm_register(":e:E::bmx::/bm_interp:");
+	bm_register(":e:E::bmx::/usr/lib/exec-tests/bm_interp:");
 	put_file("/tmp/file.bmx", "anything\n", 9, 0755);
 	put_file("/tmp/file.bmx.not", "anything\n", 9, 0755);
 	put_file("/tmp/file.BMX", "anything\n", 9, 0755);
@@ -146,31 +146,31 @@ static void matching(void)
 	bm_clear();
 
 	step("in front of ELF");
-	bm_register(":elf:M::\\x7fELF\\x02::/bm_interp:");
-	run("/hello", one);
+	bm_register(":elf:M::\\x7fELF\\x02::/usr/lib/exec-tests/bm_interp:");
+	run("/usr/lib/exec-tests/hello", one);
 	bm_write("elf", "0");
-	run("/hello", one);
+	run("/usr/lib/exec-tests/hello", one);
 	bm_clear();
 
 	step("in front of #!");
-	bm_register(":sh:M::#!::/bm_interp:");
-	run("/wrapper", one);
+	bm_register(":sh:M::#!::/usr/lib/exec-tests/bm_interp:");
+	run("/usr/lib/exec-tests/wrapper", one);
 	bm_write("status", "0");
 	printf("status disabled:\n");
-	run("/wrapper", one);
+	run("/usr/lib/exec-tests/wrapper", one);
 	bm_write("status", "1");
 	bm_clear();
 
 	step("two entries match: the newest wins");
-	bm_register(":old:M::BMT1::/bm_interp:P");
-	bm_register(":new:M::BMT::/bm_interp:");
+	bm_register(":old:M::BMT1::/usr/lib/exec-tests/bm_interp:P");
+	bm_register(":new:M::BMT::/usr/lib/exec-tests/bm_interp:");
 	run("/tmp/prog", one);
 	bm_write("new", "0");
 	printf("newest disabled:\n");
 	run("/tmp/prog", one);
 	bm_write("new", "1");
 	bm_write("old", "-1");
-	bm_register(":old:M::BMT1::/bm_interp:P");
+	bm_register(":old:M::BMT1::/usr/lib/exec-tests/bm_interp:P");
 	printf("old registered again, now the newest:\n");
 	run("/tmp/prog", one);
 	bm_clear();
@@ -182,7 +182,7 @@ static void chains(void)
 	char magic[64], entry[128], file[32], next[32];
 
 	step("misc -> script -> ELF");
-	put_file("/tmp/script", "#!/bm_interp -s\n", 16, 0755);
+	put_file("/tmp/script", "#!/usr/lib/exec-tests/bm_interp -s\n", 16, 0755);
 	bm_register(":t:M::BMT1::/tmp/script:");
 	run("/tmp/prog", one);
 	bm_clear();
@@ -190,7 +190,7 @@ static void chains(void)
 	step("misc -> misc -> ELF");
 	put_file("/tmp/stage2", "BMT2 stage 2\n", 13, 0755);
 	bm_register(":a:M::BMT1::/tmp/stage2:");
-	bm_register(":b:M::BMT2::/bm_interp:P");
+	bm_register(":b:M::BMT2::/usr/lib/exec-tests/bm_interp:P");
 	run("/tmp/prog", one);
 	bm_clear();
 
@@ -209,7 +209,7 @@ static void chains(void)
 		snprintf(entry, sizeof(entry), ":c%d:M::BMC%d::%s:", n, n, next);
 		bm_register(entry);
 	}
-	copy_file("/bm_interp", "/tmp/c6", 0755);
+	copy_file("/usr/lib/exec-tests/bm_interp", "/tmp/c6", 0755);
 	run("/tmp/c1", one);
 	run("/tmp/c0", one);
 	bm_clear();
@@ -220,7 +220,7 @@ static void chains(void)
 	put_file("/tmp/s3", "#!/tmp/s4\n", 10, 0755);
 	put_file("/tmp/s4", "BMS4", 4, 0755);
 	put_file("/tmp/s5", "#!/tmp/s6\n", 10, 0755);
-	put_file("/tmp/s6", "#!/bm_interp\n", 13, 0755);
+	put_file("/tmp/s6", "#!/usr/lib/exec-tests/bm_interp\n", 13, 0755);
 	bm_register(":s2:M::BMS2::/tmp/s3:");
 	bm_register(":s4:M::BMS4::/tmp/s5:");
 	run("/tmp/s2", one);
@@ -258,7 +258,7 @@ static void failures(void)
 		int lo = 1000, hi = sizeof(big) - 1, fit = 0;
 
 		memset(big, 'a', sizeof(big) - 1);
-		bm_register(":t1:M::BMT1::/bm_interp:");
+		bm_register(":t1:M::BMT1::/usr/lib/exec-tests/bm_interp:");
 		/* The longest argument with which the exec still gets past
 		 * copy_strings: E2BIG from the misc rewrite right above it. */
 		while (lo <= hi) {

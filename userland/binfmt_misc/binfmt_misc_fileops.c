@@ -86,7 +86,7 @@ static void seek_truncate(void)
 	int fd;
 
 	step("an entry's file: mmap, fsync, seek, truncate");
-	bm_register(":x:M::BMTX::/bm_interp:");
+	bm_register(":x:M::BMTX::/usr/lib/exec-tests/bm_interp:");
 	fd = open(BM_DIR "/x", O_RDWR);
 	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
 	printf("mmap: %s\n", p == MAP_FAILED ? errname(errno) : "ok");

@@ -6,7 +6,7 @@
  *   - runs a program through it (fork, exec, wait; output to /dev/null);
  *   - fails an exec after the misc rewrite (a missing interpreter);
  *   - runs an unknown binary, so that request_module runs the helper
- *     (/proc/sys/kernel/modprobe is /bm_interp here: it has no output);
+ *     (/proc/sys/kernel/modprobe is /usr/lib/exec-tests/bm_interp here: it has no output);
  *   - removes the entry, by its file or by status, one cycle in two with
  *     the entry's file still open.
  * 10 cycles warm up first.
@@ -22,7 +22,7 @@ static void cycle(int i)
 	int fd = -1, status;
 	pid_t pid;
 
-	snprintf(entry, sizeof(entry), ":leak:M::BMT1::/bm_interp:%s", flags[i % 5]);
+	snprintf(entry, sizeof(entry), ":leak:M::BMT1::/usr/lib/exec-tests/bm_interp:%s", flags[i % 5]);
 	bm_register(entry);
 	bm_register(":gone:M::BMT2::/nonexistent:");
 	pid = fork();
@@ -63,7 +63,7 @@ int main(int argc, char *argv[])
 	put_file("/tmp/prog2", "BMT2", 4, 0755);
 	put_file("/tmp/unknown", "\x01\x02\x03\x04", 4, 0755);
 	fd = open("/proc/sys/kernel/modprobe", O_WRONLY);
-	if (fd < 0 || write(fd, "/bm_interp", 10) != 10)
+	if (fd < 0 || write(fd, "/usr/lib/exec-tests/bm_interp", 10) != 10)
 		printf("modprobe: %s\n", errname(errno));
 	close(fd);
 	for (int i = 0; i < 10; i++)

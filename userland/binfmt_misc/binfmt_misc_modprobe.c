@@ -2,7 +2,7 @@
  * binfmt_misc_modprobe - request_module("binfmt-%04x") as Linux 6.1 makes
  * it (test binfmt_misc_modprobe; bm_setup mounts binfmt_misc first).
  *
- * /proc/sys/kernel/modprobe names /bm_modprobe, which logs each call
+ * /proc/sys/kernel/modprobe names /usr/lib/exec-tests/bm_modprobe, which logs each call
  * (argv, environment, ids, descriptors...) to /tmp/modprobe.log. For each
  * file: the exec's result, then what the helper logged, if it was run.
  *   - when it runs: nobody took the file and its first 4 bytes are not
@@ -85,7 +85,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	show_modprobe();
-	set_modprobe("/bm_modprobe\n");
+	set_modprobe("/usr/lib/exec-tests/bm_modprobe\n");
 	show_modprobe();
 	action("log");
 
@@ -115,7 +115,7 @@ int main(void)
 	try("missing modprobe", "/tmp/bin1");
 	set_modprobe("/tmp/text");
 	try("modprobe not executable", "/tmp/bin1");
-	set_modprobe("/bm_modprobe");
+	set_modprobe("/usr/lib/exec-tests/bm_modprobe");
 
 	file("/tmp/rt", "\x01\x02RT payload", 12);
 	action("exit1");

@@ -91,7 +91,7 @@ static void two_mounts(void)
 	same_file(BM_DIR, BM2);
 	same_file(BM_DIR "/status", BM2 "/status");
 	same_file(BM_DIR "/register", BM2 "/register");
-	printf("register through %s: %s\n", BM2, errname(write_path(BM2 "/register", ":two:M::BMT2::/bm_interp:")));
+	printf("register through %s: %s\n", BM2, errname(write_path(BM2 "/register", ":two:M::BMT2::/usr/lib/exec-tests/bm_interp:")));
 	bm_list();
 	same_file(BM_DIR "/two", BM2 "/two");
 	bm_show_mounts();
@@ -177,7 +177,7 @@ static void removed_entry(void)
 		target[n > 0 ? n : 0] = '\0';
 		printf("its name: %s\n", target);
 	}
-	bm_register(":two:M::BMT2::/bm_interp:");
+	bm_register(":two:M::BMT2::/usr/lib/exec-tests/bm_interp:");
 	printf("write 0, then -1 to the old file: %zd %zd\n", write(fd, "0", 1), write(fd, "-1", 2));
 	printf("the new two: ");
 	bm_list();
@@ -210,7 +210,7 @@ static void lifetime(void)
 	int fd;
 
 	step("the last umount takes the entries with it");
-	copy_file("/bm_interp", "/tmp/fixed", 0755);
+	copy_file("/usr/lib/exec-tests/bm_interp", "/tmp/fixed", 0755);
 	bm_register(":fixed:M::BMT3::/tmp/fixed:F");
 	bm_write("status", "0");
 	bm_list();

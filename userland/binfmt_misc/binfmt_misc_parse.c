@@ -34,7 +34,7 @@ static void good(const char *name, const char *s, size_t len)
 }
 
 static int nbad;
-#define KEEP ":keep:M::KEEP::/bm_interp:"
+#define KEEP ":keep:M::KEEP::/usr/lib/exec-tests/bm_interp:"
 
 /*
  * A registration that must fail: its errno, and the entries after it.
@@ -113,8 +113,8 @@ static void names(void)
 static void offsets(void)
 {
 	group("type and offset");
-	GOOD("m1", ":m1:M::BMT1::/bm_interp:");
-	GOOD("m4", "|m4|M|+8|AB\\x00C|\\xffA\\x00x|/bm_interp|P\n");
+	GOOD("m1", ":m1:M::BMT1::/usr/lib/exec-tests/bm_interp:");
+	GOOD("m4", "|m4|M|+8|AB\\x00C|\\xffA\\x00x|/usr/lib/exec-tests/bm_interp|P\n");
 	GOOD("m5", ":m5:M:1\n:ab::/bin/x:");
 	GOOD("m8", ":m8:M:007:\\x7F\\X41\\xAb::/bin/x:");
 	GOOD("m9", ":m9:M:-0:ab::/bin/x:C");
@@ -142,7 +142,7 @@ static void magic(void)
 	static char buf[600], big[300];
 
 	group("magic and mask");
-	GOOD("m2", ":m2:M:4:\\x7fELF\\x02:\\xff\\xff\\xdf\\xff\\xfe:/bm_interp:POCF");
+	GOOD("m2", ":m2:M:4:\\x7fELF\\x02:\\xff\\xff\\xdf\\xff\\xfe:/usr/lib/exec-tests/bm_interp:POCF");
 	GOOD("m6", ":m6:M::a\\qb\\::/bin/x:");
 	GOOD("m7", ":m7:M::\\\\x41::/bin/x:");
 	good("m11", ":m11:M::ab\0cd:xy\0zz:/bin/x:", 27);
@@ -170,7 +170,7 @@ static void flags(void)
 	static char buf[600];
 
 	group("interpreter, flags and extension");
-	GOOD("e3", ":e3:E::bmx::/bm_interp:\n");
+	GOOD("e3", ":e3:E::bmx::/usr/lib/exec-tests/bm_interp:\n");
 	GOOD("m10", ":m10:M::ab::/bin/x:PPOOPF");
 	GOOD("m12", ":m12:M::ab::/bin/my interp:");
 	GOOD("e13", ":e13:E:junk:tar.gz:junk:/bin/x:O");
@@ -202,7 +202,7 @@ static void status_and_entries(void)
 	int fd;
 
 	printf("--- status\n");
-	bm_register(":s1:M::BMT1::/bm_interp:");
+	bm_register(":s1:M::BMT1::/usr/lib/exec-tests/bm_interp:");
 	bm_show("status");
 	const char *values[] = { "0", "1", "0\n", "1\n", "2", "10", " 1", "1 ", "1\n\n", "-1 ",
 				 "0000", "+1", "", "-0" };
@@ -230,8 +230,8 @@ static void status_and_entries(void)
 	bm_list();
 
 	printf("--- an entry's file\n");
-	bm_register(":x:M::BMT1::/bm_interp:");
-	bm_register(":y:E::bmy::/bm_interp:P");
+	bm_register(":x:M::BMT1::/usr/lib/exec-tests/bm_interp:");
+	bm_register(":y:E::bmy::/usr/lib/exec-tests/bm_interp:P");
 	const char *cmds[] = { "0", "1", "3", "-", "00", "-1\n" };
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		int err = bm_write("x", cmds[i]);
@@ -261,7 +261,7 @@ static void status_and_entries(void)
 		close(fd);
 	}
 	printf("open the removed y: %s\n", open(BM_DIR "/y", O_RDONLY) < 0 ? errname(errno) : "ok");
-	bm_register(":y:E::bmy::/bm_interp:");
+	bm_register(":y:E::bmy::/usr/lib/exec-tests/bm_interp:");
 	printf("y registered again: ");
 	bm_list();
 	bm_clear();
@@ -276,7 +276,7 @@ static void files(void)
 	const char *names[] = { "", "/status", "/register", "/e" };
 
 	printf("--- the files\n");
-	bm_register(":e:M::BMT1::/bm_interp:");
+	bm_register(":e:M::BMT1::/usr/lib/exec-tests/bm_interp:");
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[64];
 

@@ -1,6 +1,6 @@
 /*
  * binfmt_misc_qemu - binfmt_misc's canonical use: an aarch64 program run by
- * its own name, /hello-aarch64, through Debian's qemu-user-static,
+ * its own name, /usr/lib/exec-tests/hello-aarch64, through Debian's qemu-user-static,
  * registered exactly as Debian registers it (test binfmt_misc_qemu;
  * bm_setup mounts the filesystem first). The package ships its entry twice:
  *
@@ -99,14 +99,14 @@ static void update_binfmts_import(const char *path, const char *name)
 	bm_register(reg);
 }
 
-static char *const HELLO[] = { "/hello-aarch64", NULL };
+static char *const HELLO[] = { "/usr/lib/exec-tests/hello-aarch64", NULL };
 static char *const ARGS[] = { "my-name", "one", "two three", NULL };
 
 /* A chroot with nothing but the aarch64 program in it. */
 static void make_jail(void)
 {
 	mkdir("/tmp/jail", 0755);
-	copy_file("/hello-aarch64", "/tmp/jail/hello-aarch64", 0755);
+	copy_file("/usr/lib/exec-tests/hello-aarch64", "/tmp/jail/hello-aarch64", 0755);
 }
 
 static void check_rename(const char *from, const char *to)
@@ -123,30 +123,30 @@ static void debian_entry(void)
 	bm_list();
 
 	step("the aarch64 program by its own name");
-	run("/hello-aarch64", HELLO);
+	run("/usr/lib/exec-tests/hello-aarch64", HELLO);
 
 	step("P: the program gets the argv[0] it was given");
-	run("/args-aarch64", ARGS);
-	chdir("/");
+	run("/usr/lib/exec-tests/args-aarch64", ARGS);
+	chdir("/usr/lib/exec-tests");
 	run("./args-aarch64", ARGS);
 
 	step("O: a program its user may not read (mode 0711) runs");
-	copy_file("/args-aarch64", "/tmp/secret-aarch64", 0711);
+	copy_file("/usr/lib/exec-tests/args-aarch64", "/tmp/secret-aarch64", 0711);
 	run_as("/tmp/secret-aarch64", ARGS, 1000, NULL);
 
 	step("F: the interpreter renamed, then its symlink removed");
 	check_rename(QEMU, QEMU ".moved");
-	run("/hello-aarch64", HELLO);
+	run("/usr/lib/exec-tests/hello-aarch64", HELLO);
 	check_rename(QEMU ".moved", QEMU);
 	if (unlink(QEMU_P) != 0)
 		printf("unlink: %s\n", errname(errno));
-	run("/hello-aarch64", HELLO);
+	run("/usr/lib/exec-tests/hello-aarch64", HELLO);
 	if (symlink("../../bin/qemu-aarch64-static", QEMU_P) != 0)
 		printf("symlink: %s\n", errname(errno));
 
 	step("F: in a chroot that has no qemu");
 	make_jail();
-	run_as("/hello-aarch64", HELLO, 0, "/tmp/jail");
+	run_as("/hello-aarch64", HELLO, 0, "/tmp/jail"); /* the jail's / */
 }
 
 /* The same entry without F: the interpreter is looked up at each exec. */
@@ -158,10 +158,10 @@ static void without_f(void)
 		    "\\x00\\x00\\x02\\x00\\xb7\\x00:\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\x00\\xff\\xff\\xff\\xff"
 		    "\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff:" QEMU_P ":OP");
 	bm_show("qemu-aarch64");
-	run("/hello-aarch64", HELLO);
+	run("/usr/lib/exec-tests/hello-aarch64", HELLO);
 	run_as("/hello-aarch64", HELLO, 0, "/tmp/jail");
 	check_rename(QEMU, QEMU ".moved");
-	run("/hello-aarch64", HELLO);
+	run("/usr/lib/exec-tests/hello-aarch64", HELLO);
 	check_rename(QEMU ".moved", QEMU);
 
 	step("without P: the program's argv[0] is its path");
@@ -169,7 +169,7 @@ static void without_f(void)
 	bm_register(":qemu-noP:M::\\x7f\\x45\\x4c\\x46\\x02\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00"
 		    "\\x00\\x00\\x02\\x00\\xb7\\x00:\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\x00\\xff\\xff\\xff\\xff"
 		    "\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff:" QEMU ":F");
-	run("/args-aarch64", ARGS);
+	run("/usr/lib/exec-tests/args-aarch64", ARGS);
 }
 
 static void binfmt_support(void)
@@ -178,8 +178,8 @@ static void binfmt_support(void)
 	bm_clear();
 	update_binfmts_import(BINFMTS, "qemu-aarch64");
 	bm_show("qemu-aarch64");
-	run("/hello-aarch64", HELLO);
-	run("/args-aarch64", ARGS);
+	run("/usr/lib/exec-tests/hello-aarch64", HELLO);
+	run("/usr/lib/exec-tests/args-aarch64", ARGS);
 	printf("the unreadable program, without O: qemu must open it itself\n");
 	run_as("/tmp/secret-aarch64", ARGS, 1000, NULL);
 	bm_clear();

@@ -2,12 +2,12 @@
  * bm_interp - an interpreter for the binfmt_misc tests: prints what exec
  * gave it, in lines that are the same on Linux and on our kernel:
  *
- *   bm_interp: argv[0] = '/bm_interp'     each argument
+ *   bm_interp: argv[0] = '/usr/lib/exec-tests/bm_interp'     each argument
  *   bm_interp: AT_FLAGS 0x1               (1: binfmt_misc 'P')
  *   bm_interp: AT_EXECFD 3: 'BMT1' /tmp/a (binfmt_misc 'O': the fd, the
  *                                          first bytes read through it,
  *                                          where /proc/self/fd/N points)
- *   bm_interp: AT_EXECFN '/tmp/a' comm 'a' exe /bm_interp
+ *   bm_interp: AT_EXECFN '/tmp/a' comm 'a' exe /usr/lib/exec-tests/bm_interp
  *   bm_interp: fds 0 1 2 3                the descriptors open
  *
  * /proc must be mounted for the fd and exe links ("?" otherwise).

@@ -60,7 +60,7 @@ int main(int argc, char *argv[])
 		close(fd);
 	}
 	if (strstr(action, "register")) {
-		static const char entry[] = ":retry:M::\\x01\\x02RT::/bm_interp:";
+		static const char entry[] = ":retry:M::\\x01\\x02RT::/usr/lib/exec-tests/bm_interp:";
 
 		fd = open("/proc/sys/fs/binfmt_misc/register", O_WRONLY);
 		if (fd >= 0) {

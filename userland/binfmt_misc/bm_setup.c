@@ -10,7 +10,7 @@
  * finit_module. Our kernel has it built in: there the load fails, and
  * nothing is printed either way. Only a failed mount is reported.
  *
- * The binfmt_misc tests run it first: "/bm_setup ; /binfmt_misc_parse".
+ * The binfmt_misc tests run it first: "/usr/lib/exec-tests/bm_setup ; /usr/lib/exec-tests/binfmt_misc_parse".
  *
  * bm_setup FILE... then does what systemd-binfmt does next at boot with
  * the binfmt.d files (e.g. /usr/lib/binfmt.d/qemu-aarch64.conf, which

@@ -4,12 +4,12 @@
  * things landed (the program, /aslr_child-KIND, prints them: see
  * userland/elf/kinds/aslr_child.c).
  *
- *   /aslr PROGRAM [ARG]       32 runs: for each address, how many
+ *   /usr/lib/exec-tests/aslr PROGRAM [ARG]       32 runs: for each address, how many
  *                             different values, whether all lie in the
  *                             range Linux gives them, their alignment
- *   /aslr -R PROGRAM [ARG]    personality(ADDR_NO_RANDOMIZE), as setarch
+ *   /usr/lib/exec-tests/aslr -R PROGRAM [ARG]    personality(ADDR_NO_RANDOMIZE), as setarch
  *                             -R: one run, every address exactly
- *   /aslr -s N PROGRAM [ARG]  /proc/sys/kernel/randomize_va_space = N for
+ *   /usr/lib/exec-tests/aslr -s N PROGRAM [ARG]  /proc/sys/kernel/randomize_va_space = N for
  *                             the run (2 after it): one run, exactly for
  *                             0; for 1 only brk, which 1 leaves alone
  *

@@ -20,8 +20,8 @@
  * PT_INTERP cases is the same program at 0x800000 saying "interp", exit 7.
  * The PIE variant is the same with e_type ET_DYN and addresses from 0.
  *
- *   /elf_corpus          every case, one line each, then a count
- *   /elf_corpus -leak N  (for our kernel) one quiet pass to warm up, then N
+ *   /usr/lib/exec-tests/elf_corpus          every case, one line each, then a count
+ *   /usr/lib/exec-tests/elf_corpus -leak N  (for our kernel) one quiet pass to warm up, then N
  *                        more: is free memory the same before and after?
  */
 #include <elf.h>
@@ -248,6 +248,10 @@ static long long free_kib(void)
 
 int main(int argc, char **argv)
 {
+	/* The corpus's relative PT_INTERP, "tmp/elf/interp", is looked up
+	 * from the working directory, as every relative path: work in /. */
+	if (chdir("/") < 0)
+		perror("chdir /");
 	if (argc > 2 && !strcmp(argv[1], "-leak")) {
 		long long before, after;
 		int n = atoi(argv[2]);

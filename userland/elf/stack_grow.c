@@ -4,7 +4,7 @@
  * the limit), which then uses a little less, or a little more, stack than
  * the limit allows, by touching one byte per page further and further down
  * from where it stands:
- *   /stack_grow            the cases below, one line each
+ *   /usr/lib/exec-tests/stack_grow            the cases below, one line each
  */
 #include <signal.h>
 #include <stdio.h>
@@ -39,7 +39,7 @@ static void run(long limit_kib, long use_kib)
 		snprintf(l, sizeof(l), "%ld", limit_kib);
 		snprintf(u, sizeof(u), "%ld", use_kib);
 		execl("/proc/self/exe", "stack_grow", "-child", u, (char *)NULL);
-		execl("/stack_grow", "stack_grow", "-child", u, (char *)NULL);
+		execl("/usr/lib/exec-tests/stack_grow", "stack_grow", "-child", u, (char *)NULL);
 		_exit(127);
 	}
 	waitpid(pid, &status, 0);

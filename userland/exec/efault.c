@@ -23,7 +23,7 @@
 #define BAD_PTR ((void *)1)
 
 static int fd;				/* this program's own file */
-static char *good_argv[] = { "/true", NULL };
+static char *good_argv[] = { "/usr/lib/exec-tests/true", NULL };
 static char *good_envp[] = { "A=1", NULL };
 static const char read_only[4096] = "lives in a read-only page";
 
@@ -39,19 +39,19 @@ static long open_bad(void) { return syscall(SYS_open, BAD_PTR, O_RDONLY); }
 static long open_kernel(void) { return syscall(SYS_open, KERNEL_PTR, O_RDONLY); }
 static long exec_bad(void) { return syscall(SYS_execve, BAD_PTR, good_argv, good_envp); }
 static long exec_kernel(void) { return syscall(SYS_execve, KERNEL_PTR, good_argv, good_envp); }
-static long exec_argv(void) { return syscall(SYS_execve, "/true", BAD_PTR, good_envp); }
-static long exec_envp(void) { return syscall(SYS_execve, "/true", good_argv, BAD_PTR); }
+static long exec_argv(void) { return syscall(SYS_execve, "/usr/lib/exec-tests/true", BAD_PTR, good_envp); }
+static long exec_envp(void) { return syscall(SYS_execve, "/usr/lib/exec-tests/true", good_argv, BAD_PTR); }
 
 static long exec_argv1(void)
 {
-	char *argv[] = { "/true", BAD_PTR, NULL };
-	return syscall(SYS_execve, "/true", argv, good_envp);
+	char *argv[] = { "/usr/lib/exec-tests/true", BAD_PTR, NULL };
+	return syscall(SYS_execve, "/usr/lib/exec-tests/true", argv, good_envp);
 }
 
 static long exec_envp0(void)
 {
 	char *envp[] = { BAD_PTR, NULL };
-	return syscall(SYS_execve, "/true", good_argv, envp);
+	return syscall(SYS_execve, "/usr/lib/exec-tests/true", good_argv, envp);
 }
 
 static long readv_bad(void) { return syscall(SYS_readv, fd, BAD_PTR, 1); }

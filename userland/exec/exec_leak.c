@@ -8,7 +8,8 @@
  * ./wrapper6 (six rewrites, then ELOOP). 10 rounds warm up first; free
  * memory (sysinfo) is compared before and after the N rounds:
  *   free memory before and after N rounds of failed execs: same
- * Run from / (init's working directory), where the wrapper scripts are.
+ * Run from /usr/lib/exec-tests (init's working directory for a test), where
+ * the wrapper scripts are.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,14 +24,14 @@ static char *big;
 static void round_of_failures(void)
 {
 	char *argv[] = { "x", NULL };
-	char *big_argv[] = { "/true", big, NULL };
-	char *bad_argv[] = { "/true", (char *)1, NULL };
+	char *big_argv[] = { "/usr/lib/exec-tests/true", big, NULL };
+	char *bad_argv[] = { "/usr/lib/exec-tests/true", (char *)1, NULL };
 
 	syscall(SYS_execve, "/no/such/file", argv, NULL);
 	syscall(SYS_execve, "/dev/null", argv, NULL);
 	syscall(SYS_execve, "/tmp/exec_leak.empty", argv, NULL);
-	syscall(SYS_execve, "/true", big_argv, NULL);
-	syscall(SYS_execve, "/true", bad_argv, NULL);
+	syscall(SYS_execve, "/usr/lib/exec-tests/true", big_argv, NULL);
+	syscall(SYS_execve, "/usr/lib/exec-tests/true", bad_argv, NULL);
 	syscall(SYS_execve, "/tmp/exec_leak.noint", argv, NULL);
 	syscall(SYS_execve, "./wrapper6", argv, NULL);
 }

@@ -3,14 +3,14 @@
  * pointers that run into unmapped memory, ENAMETOOLONG, an empty argv, and
  * a caller that survives its failed execs with its memory intact.
  *
- *   /exec_limits
+ *   /usr/lib/exec-tests/exec_limits
  *
  * The limits, as Linux 6.1 computes them for a process whose RLIMIT_STACK
  * is the default 8 MiB (init's, and so ours):
  *   - one string, with its NUL, at most MAX_ARG_STRLEN = 131072 bytes;
  *   - all strings (the file name too) plus 8 bytes per argv and envp
  *     pointer (an empty argv counts as one) at most 8 MiB / 4 = 2 MiB.
- * Each case runs /true in a child; the line says "ok" if /true ran, else
+ * Each case runs TRUE_PATH in a child; the line says "ok" if it ran, else
  * the errno's name. Only the cases named "...1 byte over..." fail.
  *
  * efault.c already covers a bad path, argv, envp, argv[1] and envp[0];
@@ -28,6 +28,8 @@
 
 #define MAX_ARG_STRLEN 131072
 #define LIMIT (8 * 1024 * 1024 / 4) /* RLIMIT_STACK / 4 */
+#define TRUE_PATH "/usr/lib/exec-tests/true"
+#define TRUE_SIZE sizeof(TRUE_PATH) /* with its NUL */
 #define NFILL 16                    /* big strings per case */
 #define PAGE 4096
 
@@ -111,39 +113,39 @@ static void free_list(char **list)
 static void per_string(void)
 {
 	char *ok = string_of(MAX_ARG_STRLEN - 1), *over = string_of(MAX_ARG_STRLEN);
-	char *argv_ok[] = { "/true", ok, NULL }, *argv_over[] = { "/true", over, NULL };
+	char *argv_ok[] = { TRUE_PATH, ok, NULL }, *argv_over[] = { TRUE_PATH, over, NULL };
 	char *envp_ok[] = { ok, NULL }, *envp_over[] = { over, NULL };
-	char *argv0[] = { "/true", NULL };
+	char *argv0[] = { TRUE_PATH, NULL };
 
-	report("argv[1] of 131072 bytes with its NUL", try_exec("/true", argv_ok, NULL));
+	report("argv[1] of 131072 bytes with its NUL", try_exec(TRUE_PATH, argv_ok, NULL));
 	report("argv[1] of 131073 bytes with its NUL (1 byte over)",
-	       try_exec("/true", argv_over, NULL));
-	report("envp[0] of 131072 bytes with its NUL", try_exec("/true", argv0, envp_ok));
+	       try_exec(TRUE_PATH, argv_over, NULL));
+	report("envp[0] of 131072 bytes with its NUL", try_exec(TRUE_PATH, argv0, envp_ok));
 	report("envp[0] of 131073 bytes with its NUL (1 byte over)",
-	       try_exec("/true", argv0, envp_over));
+	       try_exec(TRUE_PATH, argv0, envp_over));
 	free(ok);
 	free(over);
 }
 
 /*
- * The total. The file name "/true" (6 bytes) is on the new stack too, and
- * so is argv[0] "/true" when there is one.
+ * The total. The file name TRUE_PATH (TRUE_SIZE bytes) is on the new stack
+ * too, and so is argv[0], the same string, when there is one.
  */
 static void total(void)
 {
-	char *list[NFILL + 2], *argv[NFILL + 3], *argv0[] = { "/true", NULL };
+	char *list[NFILL + 2], *argv[NFILL + 3], *argv0[] = { TRUE_PATH, NULL };
 	size_t budget;
 
-	/* argv = {"/true", 16 strings}: 17 pointers. */
-	budget = LIMIT - (1 + NFILL) * 8 - 6 - 6;
+	/* argv = {TRUE_PATH, 16 strings}: 17 pointers. */
+	budget = LIMIT - (1 + NFILL) * 8 - TRUE_SIZE - TRUE_SIZE;
 	fill(list, budget);
-	argv[0] = "/true";
+	argv[0] = TRUE_PATH;
 	memcpy(argv + 1, list, sizeof(char *) * (NFILL + 1));
-	report("argv strings and pointers exactly at 2 MiB", try_exec("/true", argv, NULL));
+	report("argv strings and pointers exactly at 2 MiB", try_exec(TRUE_PATH, argv, NULL));
 	free_list(list);
 	fill(list, budget + 1);
 	memcpy(argv + 1, list, sizeof(char *) * (NFILL + 1));
-	report("argv 1 byte over 2 MiB", try_exec("/true", argv, NULL));
+	report("argv 1 byte over 2 MiB", try_exec(TRUE_PATH, argv, NULL));
 	free_list(list);
 
 	/* One more pointer, to "": 8 + 1 bytes more; take 9 off a string. */
@@ -151,31 +153,31 @@ static void total(void)
 	memcpy(argv + 1, list, sizeof(char *) * NFILL);
 	argv[NFILL + 1] = "";
 	argv[NFILL + 2] = NULL;
-	report("an extra \"\" paid for with 9 bytes: at 2 MiB", try_exec("/true", argv, NULL));
+	report("an extra \"\" paid for with 9 bytes: at 2 MiB", try_exec(TRUE_PATH, argv, NULL));
 	free_list(list);
 	fill(list, budget - 8);
 	memcpy(argv + 1, list, sizeof(char *) * NFILL);
 	report("an extra \"\" paid for with 8 bytes: 1 byte over (pointers count)",
-	       try_exec("/true", argv, NULL));
+	       try_exec(TRUE_PATH, argv, NULL));
 	free_list(list);
 
-	/* The same in envp: argv = {"/true"}, 16 environment strings. */
+	/* The same in envp: argv = {TRUE_PATH}, 16 environment strings. */
 	fill(list, budget);
-	report("envp strings and pointers exactly at 2 MiB", try_exec("/true", argv0, list));
+	report("envp strings and pointers exactly at 2 MiB", try_exec(TRUE_PATH, argv0, list));
 	free_list(list);
 	fill(list, budget + 1);
-	report("envp 1 byte over 2 MiB", try_exec("/true", argv0, list));
+	report("envp 1 byte over 2 MiB", try_exec(TRUE_PATH, argv0, list));
 	free_list(list);
 
 	/*
 	 * An empty argv counts as one pointer, and its "" (1 byte) is pushed
-	 * under the same limit: budget = 2 MiB - 17 pointers - "/true" - "".
+	 * under the same limit: budget = 2 MiB - 17 pointers - TRUE_PATH - "".
 	 */
-	fill(list, LIMIT - (1 + NFILL) * 8 - 6 - 1);
-	report("argv NULL, envp at 2 MiB", try_exec("/true", NULL, list));
+	fill(list, LIMIT - (1 + NFILL) * 8 - TRUE_SIZE - 1);
+	report("argv NULL, envp at 2 MiB", try_exec(TRUE_PATH, NULL, list));
 	free_list(list);
-	fill(list, LIMIT - (1 + NFILL) * 8 - 6 - 1 + 1);
-	report("argv NULL, envp 1 byte over 2 MiB", try_exec("/true", NULL, list));
+	fill(list, LIMIT - (1 + NFILL) * 8 - TRUE_SIZE - 1 + 1);
+	report("argv NULL, envp 1 byte over 2 MiB", try_exec(TRUE_PATH, NULL, list));
 	free_list(list);
 }
 
@@ -196,7 +198,7 @@ static void faults(void)
 {
 	char *page = page_before_hole();
 	char **ptrs = (char **)(page + PAGE - 2 * sizeof(char *));
-	char *argv[] = { "/true", NULL };
+	char *argv[] = { TRUE_PATH, NULL };
 	char *longname;
 
 	/* Strings whose NUL would be in the unmapped page. */
@@ -204,31 +206,32 @@ static void faults(void)
 	report("path running into an unmapped page", try_exec(page + PAGE - 100, argv, NULL));
 	memset(page, 'x', PAGE);
 	argv[0] = page;
-	report("argv[0] running into an unmapped page", try_exec("/true", argv, NULL));
+	report("argv[0] running into an unmapped page", try_exec(TRUE_PATH, argv, NULL));
 	{
 		char *envp[] = { page, NULL };
-		argv[0] = "/true";
-		report("envp[0] running into an unmapped page", try_exec("/true", argv, envp));
+		argv[0] = TRUE_PATH;
+		report("envp[0] running into an unmapped page", try_exec(TRUE_PATH, argv, envp));
 	}
 	/* Pointer arrays whose NULL would be in the unmapped page. */
-	ptrs[0] = "/true";
+	ptrs[0] = TRUE_PATH;
 	ptrs[1] = "x";
-	report("argv array running into an unmapped page", try_exec("/true", ptrs, NULL));
-	report("envp array running into an unmapped page", try_exec("/true", argv, ptrs));
+	report("argv array running into an unmapped page", try_exec(TRUE_PATH, ptrs, NULL));
+	report("envp array running into an unmapped page", try_exec(TRUE_PATH, argv, ptrs));
 	{
 		char *bad0[] = { (char *)1, NULL };
-		report("argv[0] = 0x1", try_exec("/true", bad0, NULL));
+		report("argv[0] = 0x1", try_exec(TRUE_PATH, bad0, NULL));
 	}
 
-	/* A name of 4095 bytes resolves ("////...//true"); 4096 is too long. */
+	/* A name of 4095 bytes resolves ("////...//" and TRUE_PATH); 4096 is
+	 * too long. */
 	longname = string_of(4095);
-	memset(longname, '/', 4091);
-	memcpy(longname + 4091, "true", 4);
+	memset(longname, '/', 4095 - strlen(TRUE_PATH));
+	memcpy(longname + 4095 - strlen(TRUE_PATH), TRUE_PATH, strlen(TRUE_PATH));
 	report("path of 4095 bytes", try_exec(longname, argv, NULL));
 	free(longname);
 	longname = string_of(4096);
-	memset(longname, '/', 4092);
-	memcpy(longname + 4092, "true", 4);
+	memset(longname, '/', 4096 - strlen(TRUE_PATH));
+	memcpy(longname + 4096 - strlen(TRUE_PATH), TRUE_PATH, strlen(TRUE_PATH));
 	report("path of 4096 bytes", try_exec(longname, argv, NULL));
 	free(longname);
 	munmap(page, PAGE);
@@ -240,9 +243,9 @@ static void empty_argv(void)
 	char *none[] = { NULL };
 
 	printf("argv NULL:\n");
-	report("  exit", try_exec("/show_info", NULL, envp));
+	report("  exit", try_exec("/usr/lib/exec-tests/show_info", NULL, envp));
 	printf("argv {NULL}, envp NULL:\n");
-	report("  exit", try_exec("/show_info", none, NULL));
+	report("  exit", try_exec("/usr/lib/exec-tests/show_info", none, NULL));
 }
 
 /* ---- A failed exec leaves the caller as it was. ---- */
@@ -260,14 +263,14 @@ static void survive(void)
 	size_t heap_size = 1024 * 1024;
 	unsigned char *heap = malloc(heap_size);
 	char *big = string_of(MAX_ARG_STRLEN);
-	char *big_argv[] = { "/true", big, NULL }, *argv[] = { "x", NULL };
-	char *bad_argv[] = { "/true", (char *)1, NULL };
+	char *big_argv[] = { TRUE_PATH, big, NULL }, *argv[] = { "x", NULL };
+	char *bad_argv[] = { TRUE_PATH, (char *)1, NULL };
 	static const struct {
 		const char *path;
 		int kind; /* 0 plain, 1 E2BIG, 2 EFAULT */
 	} tries[] = {
 		{ "/no/such/file", 0 }, { "/dev/null", 0 }, { "/tmp/exec_limits.empty", 0 },
-		{ "/true", 1 }, { "/true", 2 }, { "./wrapper6", 0 },
+		{ TRUE_PATH, 1 }, { TRUE_PATH, 2 }, { "./wrapper6", 0 },
 		{ "/tmp/exec_limits.noint", 0 },
 	};
 	int fd, bad = 0;

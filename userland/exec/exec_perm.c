@@ -8,8 +8,8 @@
  *
  * Root prepares /tmp/p (its files are root's unless said), then each case
  * runs in a child that may become uid 1000 (gid 1000, and group 50 when
- * said). /execprobe copies print one line when they run (PROBE=brief);
- * /readscript copies of scripts say whether they could read the script.
+ * said). /usr/lib/exec-tests/execprobe copies print one line when they run (PROBE=brief);
+ * /usr/lib/exec-tests/readscript copies of scripts say whether they could read the script.
  */
 #include "exectest.h"
 
@@ -43,10 +43,10 @@ static void as(uid_t uid, gid_t group, const char *title, const char *path)
 	run_case(t, do_exec, &c);
 }
 
-/* A copy of /execprobe with the given owner, group and mode. */
+/* A copy of /usr/lib/exec-tests/execprobe with the given owner, group and mode. */
 static void prog(const char *path, uid_t uid, gid_t gid, mode_t mode)
 {
-	copy_file("/execprobe", path, 0700);
+	copy_file("/usr/lib/exec-tests/execprobe", path, 0700);
 	chown(path, uid, gid);
 	chmod(path, mode);
 }
@@ -78,9 +78,9 @@ int main(void)
 	prog("/tmp/p/searchonly/x755", 0, 0, 0755);
 	mkdir("/tmp/p/readonly", 0744);
 	prog("/tmp/p/readonly/x755", 0, 0, 0755);
-	script("/tmp/p/s755", "#!/readscript\nthe script's second line\n", 0, 0755);
-	script("/tmp/p/s711", "#!/readscript\nthe script's second line\n", 0, 0711);
-	script("/tmp/p/s644", "#!/readscript\nthe script's second line\n", 0, 0644);
+	script("/tmp/p/s755", "#!/usr/lib/exec-tests/readscript\nthe script's second line\n", 0, 0755);
+	script("/tmp/p/s711", "#!/usr/lib/exec-tests/readscript\nthe script's second line\n", 0, 0711);
+	script("/tmp/p/s644", "#!/usr/lib/exec-tests/readscript\nthe script's second line\n", 0, 0644);
 	script("/tmp/p/s_badinterp", "#!/tmp/p/x644\n", 0, 0755);
 	script("/tmp/p/s_closedinterp", "#!/tmp/p/closed/x755\n", 0, 0755);
 	mkdir("/tmp/p/noexec", 0755);

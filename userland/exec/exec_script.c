@@ -1,7 +1,7 @@
 /*
  * exec_script - how the kernel reads a "#!" line, case by case.
  *
- *   /exec_script
+ *   /usr/lib/exec-tests/exec_script
  *	Works in /tmp. First the 27 cases of Linux's selftest
  *	tools/testing/selftests/exec/binfmt_script.py, rebuilt in C with the
  *	same line shapes (sizes around the 256-byte buffer, leading blanks,
@@ -12,7 +12,7 @@
  *	scripts, an empty argv, files open for writing.
  *
  * Each script is written at run time and run with fork + execve. Its
- * interpreter is a copy of this program (or /exec_script itself): with
+ * interpreter is a copy of this program (or /usr/lib/exec-tests/exec_script itself): with
  * EXEC_SCRIPT_INTERP=1 in its environment it only prints the argv it got,
  * long strings shortened, and exits 0. A failed execve is reported by its
  * errno's name. So each case gives deterministic lines, the same with any
@@ -33,7 +33,7 @@
 
 #define SIZE 256      /* BINPRM_BUF_SIZE */
 #define NAME_MAX_ 255 /* getconf NAME_MAX */
-#define SELF "/exec_script"
+#define SELF "/usr/lib/exec-tests/exec_script"
 
 static char *self_image; /* this program's bytes, to copy as an interpreter */
 static size_t self_size;

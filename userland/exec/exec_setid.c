@@ -7,7 +7,7 @@
  * of root and non-root, ambient ones included; and the set-user-ID bit
  * cleared by a write, a truncate or a chown.
  *
- * Root prepares /tmp/s with copies of /execprobe (PROBE=creds prints the
+ * Root prepares /tmp/s with copies of /usr/lib/exec-tests/execprobe (PROBE=creds prints the
  * ids, groups and capability sets of /proc/self/status, AT_SECURE,
  * dumpable...). Each case runs in a child.
  */
@@ -139,7 +139,7 @@ static void groups_10_20(void)
 
 static void prog(const char *path, uid_t uid, gid_t gid, mode_t mode)
 {
-	copy_file("/execprobe", path, 0700);
+	copy_file("/usr/lib/exec-tests/execprobe", path, 0700);
 	chown(path, uid, gid);
 	chmod(path, mode);
 }
@@ -230,7 +230,7 @@ int main(void)
 	prog("/tmp/s/suid1000", 1000, 1000, 04755);
 	prog("/tmp/s/suid1001", 1001, 1001, 04755);
 	prog("/tmp/s/suid_root_0711", 0, 0, 04711);
-	write_file("/tmp/s/suid_script", "#!/execprobe\n", 04755);
+	write_file("/tmp/s/suid_script", "#!/usr/lib/exec-tests/execprobe\n", 04755);
 	write_file("/tmp/s/script_of_suid", "#!/tmp/s/suid_root\n", 0755);
 	mkdir("/tmp/s/nosuid", 0755);
 	if (mount("tmpfs", "/tmp/s/nosuid", "tmpfs", MS_NOSUID, NULL) < 0)

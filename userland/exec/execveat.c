@@ -1,12 +1,12 @@
 /*
  * execveat - every case of execveat(2) (Linux 3.19 and later): what the
- * new program sees (argv, AT_EXECFN, /proc/self/exe, comm; /execprobe
+ * new program sees (argv, AT_EXECFN, /proc/self/exe, comm; /usr/lib/exec-tests/execprobe
  * prints them) when it is reached through a directory descriptor, an
  * O_PATH descriptor, AT_EMPTY_PATH, symlinks and scripts, and every error.
  * Cases in the spirit of Linux's tools/testing/selftests/exec/execveat.c.
  *
- * The files live in /tmp/x: probe (a copy of /execprobe), link -> probe,
- * script ("#!/execprobe"), rscript ("#!/readscript", which opens the name
+ * The files live in /tmp/x: probe (a copy of /usr/lib/exec-tests/execprobe), link -> probe,
+ * script ("#!/usr/lib/exec-tests/execprobe"), rscript ("#!/usr/lib/exec-tests/readscript", which opens the name
  * it is given), a FIFO, a file without x bits. The descriptors are opened
  * in a fixed order, so their numbers (in the /dev/fd/N names) are the
  * same on every kernel.
@@ -56,15 +56,15 @@ int main(void)
 	mount_proc();
 	mkdir("/tmp/x", 0755);
 	mkdir("/tmp/x/sub", 0755);
-	copy_file("/execprobe", "/tmp/x/probe", 0755);
-	copy_file("/execprobe", "/tmp/x/gone", 0755);
-	copy_file("/execprobe", "/tmp/x/old", 0755);
-	copy_file("/execprobe", "/tmp/x/noexec", 0644);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/x/probe", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/x/gone", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/x/old", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/x/noexec", 0644);
 	symlink("probe", "/tmp/x/link");
 	symlink("/tmp/x", "/tmp/dirlink");
-	write_file("/tmp/x/script", "#!/execprobe\n", 0755);
-	write_file("/tmp/x/script_arg", "#!/execprobe -a -b\n", 0755);
-	write_file("/tmp/x/rscript", "#!/readscript\nthe second line of rscript\n", 0755);
+	write_file("/tmp/x/script", "#!/usr/lib/exec-tests/execprobe\n", 0755);
+	write_file("/tmp/x/script_arg", "#!/usr/lib/exec-tests/execprobe -a -b\n", 0755);
+	write_file("/tmp/x/rscript", "#!/usr/lib/exec-tests/readscript\nthe second line of rscript\n", 0755);
 	mkfifo("/tmp/x/fifo", 0755);
 	chdir("/tmp/x");
 

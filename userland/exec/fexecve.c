@@ -1,7 +1,7 @@
 /*
  * fexecve - fexecve(3) as the C library does it: execveat(fd, "", argv,
- * envp, AT_EMPTY_PATH). Built twice from this one source: /fexecve with
- * musl, /fexecve-glibc with glibc (gcc -static). Runs an ELF file through
+ * envp, AT_EMPTY_PATH). Built twice from this one source: /usr/lib/exec-tests/fexecve with
+ * musl, /usr/lib/exec-tests/fexecve-glibc with glibc (gcc -static). Runs an ELF file through
  * a plain, an O_PATH and a close-on-exec descriptor; a "#!" script, which
  * its interpreter gets as /dev/fd/N (and can open: readscript reads it,
  * even after it was unlinked); and fails as Linux does for a close-on-exec
@@ -51,13 +51,13 @@ int main(void)
 	snprintf(rscript, sizeof(rscript), "%s/rscript", dir);
 	snprintf(noexec, sizeof(noexec), "%s/noexec", dir);
 	mkdir(dir, 0755);
-	write_file(script, "#!/execprobe\n", 0755);
-	write_file(rscript, "#!/readscript\nthe second line of rscript\n", 0755);
-	copy_file("/execprobe", noexec, 0644);
+	write_file(script, "#!/usr/lib/exec-tests/execprobe\n", 0755);
+	write_file(rscript, "#!/usr/lib/exec-tests/readscript\nthe second line of rscript\n", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", noexec, 0644);
 
-	fx("  an ELF file:", "/execprobe", O_RDONLY);
-	fx("  an ELF file, O_PATH:", "/execprobe", O_PATH);
-	fx("  an ELF file, close-on-exec: it runs", "/execprobe", O_RDONLY | O_CLOEXEC);
+	fx("  an ELF file:", "/usr/lib/exec-tests/execprobe", O_RDONLY);
+	fx("  an ELF file, O_PATH:", "/usr/lib/exec-tests/execprobe", O_PATH);
+	fx("  an ELF file, close-on-exec: it runs", "/usr/lib/exec-tests/execprobe", O_RDONLY | O_CLOEXEC);
 	fx("  a script: its interpreter gets /dev/fd/N", script, O_RDONLY);
 	fx("  a script that its interpreter reads through /dev/fd/N:", rscript, O_RDONLY);
 	fx("  a close-on-exec script: /dev/fd/N would be closed", script, O_RDONLY | O_CLOEXEC);

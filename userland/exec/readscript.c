@@ -1,6 +1,6 @@
 /*
  * readscript - a "#!" interpreter for the exec tests: prints its
- * arguments, then opens the script it was given (argv[1]: a "#!/readscript"
+ * arguments, then opens the script it was given (argv[1]: a "#!/usr/lib/exec-tests/readscript"
  * line has no argument of its own) and
  * prints the script's second line, or why it could not open it. Shows
  * that the name exec hands to an interpreter (/dev/fd/N, /dev/fd/N/NAME)

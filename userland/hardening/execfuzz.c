@@ -7,7 +7,8 @@
  * Makes EXECS (default 10000) execs of files it mutates, in a scratch
  * directory (/tmp/execfuzz) that each exec'ing process is shut in
  * (chroot), as uid 1000:
- *   - ELF files: /true and /hello with bytes of their ELF header and
+ *   - ELF files: copies of the tests' true and hello (/true and /hello in the
+ *     scratch directory) with bytes of their ELF header and
  *     program headers changed (at random, or to boundary values: 0, ~0,
  *     huge offsets and sizes, unaligned addresses, addresses in the kernel,
  *     every segment type and flag), cut short at any length, or with random
@@ -414,8 +415,8 @@ int main(int argc, char *argv[])
 	mount("proc", "/proc", "proc", 0, NULL);
 	if (mount("binfmt_misc", BM_DIR, "binfmt_misc", 0, NULL) == 0 || errno == EBUSY)
 		have_binfmt_misc = access(BM_DIR "/register", F_OK) == 0;
-	load_seed(&seeds[0], "/true");
-	load_seed(&seeds[1], "/hello");
+	load_seed(&seeds[0], "/usr/lib/exec-tests/true");
+	load_seed(&seeds[1], "/usr/lib/exec-tests/hello");
 
 	printf("execfuzz: seed %llu, %ld execs of mutated ELF files, #! scripts%s "
 	       "(as uid %d, in %s)\n", (unsigned long long)seed, execs,

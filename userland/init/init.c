@@ -4,15 +4,19 @@
  *
  *   /init CMD ARGS... ; CMD ARGS... ; ...
  *	Runs each command (CMD is a path, no $PATH search) with init's own
- *	environment, waits for it, then powers off. The kernel gives init the
- *	words after "--" on its command line, so a test boots with
- *	"console=ttyS0 quiet -- /hello ; /show_info a b".
+ *	environment, waits for it, then powers off. The commands run in
+ *	TESTS_DIR, /usr/lib/exec-tests, where the test programs and scripts
+ *	are (so ./wrapper names one). The kernel gives init the words after
+ *	"--" on its command line, so a test boots with
+ *	"console=ttyS0 quiet -- /usr/lib/exec-tests/hello ; /usr/lib/exec-tests/show_info a b".
  *   /init
  *	(no arguments: make run) Sets up a session on the console, as a
  *	distribution's init does before it starts a login shell: setsid(),
  *	the console as controlling terminal (TIOCSCTTY), /proc mounted, the
  *	modules of /etc/modules loaded, binfmt_misc mounted on
- *	/proc/sys/fs/binfmt_misc, PATH set. Then prints a banner and runs
+ *	/proc/sys/fs/binfmt_misc, PATH set, and root's home /root (where the
+ *	article's do_execve, show_info and show_info.sh are) as HOME and
+ *	working directory. Then prints a banner and runs
  *	"/bin/sh -i" (Debian's busybox), and powers off when that shell
  *	exits. Each of these steps may fail
  *	on a kernel that lacks the call; init says so in one line and goes
@@ -23,8 +27,8 @@
  *
  * A command that fails is reported in plain numbers, so that the output is
  * the same with any C library:
- *   init: '/segv' killed by signal 11
- *   init: '/do_execve' exited with status 1
+ *   init: '/usr/lib/exec-tests/segv' killed by signal 11
+ *   init: '/usr/lib/exec-tests/do_execve' exited with status 1
  *   init: cannot run '/nonexistent': No such file or directory
  * After "cannot run" the child exits with status 127; init does not report
  * status 127 again (a program that itself exits 127 is therefore silent).
@@ -112,11 +116,15 @@ static void run(char **cmd)
 		say("init: '%s' exited with status %d\n", cmd[0], WEXITSTATUS(status));
 }
 
+#define TESTS_DIR "/usr/lib/exec-tests"
+
 /* Run every command of argv (words separated by ";"), in order. */
 static void run_list(char **argv)
 {
 	char **cmd = argv;
 
+	if (chdir(TESTS_DIR) < 0)
+		say("init: cd %s: %s\n", TESTS_DIR, strerror(errno));
 	for (char **w = argv;; w++) {
 		int end = *w == NULL;
 
@@ -267,6 +275,8 @@ static void session(void)
 	mount_binfmt_misc();
 	set_console_size();
 	setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
+	if (chdir("/root") == 0)
+		setenv("HOME", "/root", 1);
 
 	if (access(shell[0], X_OK) < 0) {
 		interactive();

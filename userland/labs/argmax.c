@@ -1,7 +1,7 @@
 /*
  * argmax - the limits test of lab 03 (labs/03-stack): how much argv and
- * envp may hold. Each line execs /true in a child with strings of a given
- * size and says "ok" (the exec worked: /true exited 0) or the errno:
+ * envp may hold. Each line execs /usr/lib/exec-tests/true in a child with strings of a given
+ * size and says "ok" (the exec worked: /usr/lib/exec-tests/true exited 0) or the errno:
  *   - one string may take 128 KiB with its NUL (MAX_ARG_STRLEN), not a
  *     byte more, in argv as in envp;
  *   - all of them, with their pointers, a quarter of RLIMIT_STACK (2 MiB
@@ -30,7 +30,7 @@ static char *block(long len) /* a string of len bytes with its NUL */
 	return s;
 }
 
-/* exec /true with n copies of a len-byte string in argv (or envp). */
+/* exec /usr/lib/exec-tests/true with n copies of a len-byte string in argv (or envp). */
 static void try(const char *what, long n, long len, int in_env, long stack)
 {
 	char **strs = calloc(n + 2, sizeof(char *));
@@ -38,7 +38,7 @@ static void try(const char *what, long n, long len, int in_env, long stack)
 	int status, fds[2];
 	pid_t pid;
 
-	strs[0] = "/true";
+	strs[0] = "/usr/lib/exec-tests/true";
 	for (long i = 0; i < n; i++)
 		strs[i + (in_env ? 0 : 1)] = s;
 	if (in_env)
@@ -46,7 +46,7 @@ static void try(const char *what, long n, long len, int in_env, long stack)
 	pipe(fds);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[] = { "/true", NULL };
+		char *argv[] = { "/usr/lib/exec-tests/true", NULL };
 		int err;
 
 		if (stack) {
@@ -54,9 +54,9 @@ static void try(const char *what, long n, long len, int in_env, long stack)
 			setrlimit(RLIMIT_STACK, &r);
 		}
 		if (in_env)
-			execve("/true", argv, strs);
+			execve("/usr/lib/exec-tests/true", argv, strs);
 		else
-			execve("/true", strs, none);
+			execve("/usr/lib/exec-tests/true", strs, none);
 		err = errno;
 		write(fds[1], &err, sizeof(err));
 		_exit(1);

@@ -1,8 +1,8 @@
 /*
  * bmmatch - the matching test of lab 04 (labs/04-binfmt_misc): which
- * registered entry, if any, runs a file. Run after /bm_setup (binfmt_misc
+ * registered entry, if any, runs a file. Run after /usr/lib/exec-tests/bm_setup (binfmt_misc
  * mounted). Entries are registered, files made, and each file is run in a
- * child; the interpreter is /echoargs, which prints its argv, so the
+ * child; the interpreter is /usr/lib/exec-tests/echoargs, which prints its argv, so the
  * output shows which entry matched and how argv was rewritten (or the
  * errno: ENOEXEC when no entry matches). The files are plain data: no
  * "#!" line and no ELF header, so only binfmt_misc can run them.
@@ -70,24 +70,24 @@ int main(void)
 	make("/tmp/l4/d.lab/prog", "data", 4);
 
 	puts("--- magic at offset 0");
-	put(BM "register", ":magic:M::LAB4::/echoargs:");
+	put(BM "register", ":magic:M::LAB4::/usr/lib/exec-tests/echoargs:");
 	run("/tmp/l4/magic");
 	run("/tmp/l4/other");
 	puts("--- magic at offset 4");
-	put(BM "register", ":offset:M:4:MID::/echoargs:");
+	put(BM "register", ":offset:M:4:MID::/usr/lib/exec-tests/echoargs:");
 	run("/tmp/l4/offset");
 	puts("--- magic with a mask: \\x40A under \\xf0\\xff");
-	put(BM "register", ":mask:M::\\x40A:\\xf0\\xff:/echoargs:");
+	put(BM "register", ":mask:M::\\x40A:\\xf0\\xff:/usr/lib/exec-tests/echoargs:");
 	run("/tmp/l4/maskA");
 	run("/tmp/l4/maskB");
 	/* Magic is not masked: \x0f matches \xff under \x0f, because
 	 * (file ^ magic) & mask is 0; (file & mask) == magic would be false. */
 	puts("--- a mask that clears bits of magic: \\xffZ under \\x0f\\xff");
-	put(BM "register", ":maskw:M::\\xffZ:\\x0f\\xff:/echoargs:");
+	put(BM "register", ":maskw:M::\\xffZ:\\x0f\\xff:/usr/lib/exec-tests/echoargs:");
 	run("/tmp/l4/maskC");
 	run("/tmp/l4/maskD");
 	puts("--- an extension");
-	put(BM "register", ":ext:E::lab::/echoargs:P");
+	put(BM "register", ":ext:E::lab::/usr/lib/exec-tests/echoargs:P");
 	run("/tmp/l4/prog.lab");
 	run("/tmp/l4/prog.labx");
 	run("/tmp/l4/d.lab/prog");
@@ -96,7 +96,7 @@ int main(void)
 	run("/tmp/l4/prog.lab");
 	put(BM "ext", "1");
 	puts("--- two entries match: the newest wins");
-	put(BM "register", ":newer:M::LAB::/echoargs:P");
+	put(BM "register", ":newer:M::LAB::/usr/lib/exec-tests/echoargs:P");
 	run("/tmp/l4/magic");
 	puts("--- removed");
 	put(BM "newer", "-1");

@@ -109,12 +109,12 @@ int main(void)
 	elf_rel_header(image, sizeof(image));
 	image[18] = 3; /* EM_386 */
 	report("init_module(ELF for i386)", init_module(image, sizeof(image), ""));
-	fd = open("/hello", O_RDONLY);
+	fd = open("/usr/lib/exec-tests/hello", O_RDONLY);
 	fstat(fd, &st);
 	exe = malloc(st.st_size);
 	read(fd, exe, st.st_size);
 	close(fd);
-	report("init_module(/hello, an executable)", init_module(exe, st.st_size, ""));
+	report("init_module(/usr/lib/exec-tests/hello, an executable)", init_module(exe, st.st_size, ""));
 	report("init_module(garbage, 256, args NULL)", init_module(garbage, 256, NULL));
 	report("init_module(garbage, 1 TiB)", init_module(garbage, 1UL << 40, ""));
 
@@ -128,8 +128,8 @@ int main(void)
 	report("finit_module(garbage file, args NULL)", finit_module(fd, NULL, 0));
 	report("finit_module(garbage file, COMPRESSED_FILE)",
 	       finit_module(fd, "", MODULE_INIT_COMPRESSED_FILE));
-	report("finit_module(/hello, an executable)",
-	       finit_module(open("/hello", O_RDONLY), "", 0));
+	report("finit_module(/usr/lib/exec-tests/hello, an executable)",
+	       finit_module(open("/usr/lib/exec-tests/hello", O_RDONLY), "", 0));
 	close(fd);
 	fd = make_file("/tmp/empty.ko", "", 0);
 	report("finit_module(empty file)", finit_module(fd, "", 0));

@@ -55,7 +55,7 @@ static int as_root(void *unused)
 {
 	struct cap_data d[2] = { 0 };
 	struct cap_header h;
-	char *argv[] = { "/execprobe", NULL }, *envp[] = { "PROBE=creds", NULL };
+	char *argv[] = { "/usr/lib/exec-tests/execprobe", NULL }, *envp[] = { "PROBE=creds", NULL };
 
 	(void)unused;
 	show("root");

@@ -92,10 +92,10 @@ int main(int argc, char *argv[])
 	mkdir("/tmp/g/ok", 0755);
 	mkdir("/tmp/g/denied", 0755);
 	mkdir("/tmp/g/deniedx", 0755);
-	copy_file("/execprobe", "/tmp/g/ok/prog", 0755);
-	copy_file("/execprobe", "/tmp/g/denied/prog", 0755);
-	copy_file("/execprobe", "/tmp/g/denied/interp", 0755);
-	copy_file("/execprobe", "/tmp/g/deniedx/prog", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/g/ok/prog", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/g/denied/prog", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/g/denied/interp", 0755);
+	copy_file("/usr/lib/exec-tests/execprobe", "/tmp/g/deniedx/prog", 0755);
 	write_file("/tmp/g/ok/script", "#!/tmp/g/denied/interp\n", 0755);
 
 	say("the module's files, as booted:\n");

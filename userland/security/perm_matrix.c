@@ -4,7 +4,7 @@
  * result: EPERM, EACCES, ... or "ok" (a few rows show what the user may
  * do, next to what it may not). Expected output from Linux.
  *
- * Run after /bm_setup (binfmt_misc mounted, as a Debian system has it).
+ * Run after /usr/lib/exec-tests/bm_setup (binfmt_misc mounted, as a Debian system has it).
  * Root prepares files in /tmp/m (root's and uid 1001's) and in the sticky
  * /tmp, and starts two sleeping processes, one root's, one uid 1001's, as
  * targets for kill and prlimit. A child then becomes uid 1000 and tries

@@ -1,7 +1,7 @@
 /*
  * futex - futex(2) through raw system calls: each operation, its errors,
  * timeouts, and the wake-up at thread exit (CLONE_CHILD_CLEARTID) and the
- * robust list. Built with musl (/futex) and glibc (/futex-glibc). Prints
+ * robust list. Built with musl (/usr/lib/exec-tests/futex) and glibc (/usr/lib/exec-tests/futex-glibc). Prints
  * "what: ok" lines that hold on Linux and here.
  */
 #define _GNU_SOURCE

@@ -1,7 +1,7 @@
 /*
  * threads TEST - what multi-threaded programs ask of the kernel, through
- * the C library's pthreads (built twice: with musl as /threads and with
- * glibc as /threads-glibc). Each TEST prints lines "what: ok" (or
+ * the C library's pthreads (built twice: with musl as /usr/lib/exec-tests/threads and with
+ * glibc as /usr/lib/exec-tests/threads-glibc). Each TEST prints lines "what: ok" (or
  * "what: FAILED ...") that hold on Linux and here alike.
  *
  *   create      100 threads created and joined; getpid, gettid

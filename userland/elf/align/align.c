@@ -3,7 +3,7 @@
  * say p_align 2 MiB, and Linux places it on a 2 MiB boundary: a PIE at
  * ELF_ET_DYN_BASE plus its random offset rounded down to 2 MiB, a
  * static-pie where mmap would put it, rounded down the same way. Built as
- * /align-gdyn (glibc PIE) and /align-spie (musl static-pie). Runs itself 8
+ * /usr/lib/exec-tests/align-gdyn (glibc PIE) and /usr/lib/exec-tests/align-spie (musl static-pie). Runs itself 8
  * times, then once with ADDR_NO_RANDOMIZE, and prints what it saw.
  */
 #include <elf.h>

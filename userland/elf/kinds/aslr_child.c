@@ -1,6 +1,6 @@
 /*
  * aslr_child.c - where exec put this run of the program: one line of
- * hexadecimal numbers, read by /aslr (userland/elf/aslr.c):
+ * hexadecimal numbers, read by /usr/lib/exec-tests/aslr (userland/elf/aslr.c):
  *   load-bias  AT_BASE  stack-top  mmap  start_brk  bss-end  vdso  AT_RANDOM
  * stack-top is the end of [stack] in /proc/self/maps; mmap is what a first
  * mmap of one page returns; start_brk is field 47 of /proc/self/stat (the

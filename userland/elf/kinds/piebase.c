@@ -8,8 +8,8 @@
  *   - AT_BASE: 0 without an interpreter; else where the interpreter's
  *     first page is mapped (/proc/self/maps), holding an ELF header;
  *   - AT_ENTRY: the program's e_entry plus the load bias.
- * Built as every kind of ELF file (userland/elf/kinds/): /piebase-dyn,
- * /piebase-gdyn, /piebase-static...
+ * Built as every kind of ELF file (userland/elf/kinds/): /usr/lib/exec-tests/piebase-dyn,
+ * /usr/lib/exec-tests/piebase-gdyn, /piebase-static...
  */
 #include <elf.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * shlib.c - a program linked with a shared library (libtwice.so, found in
  * /lib by the dynamic loader), which also loads it again with dlopen and
  * looks a symbol up with dlsym: the same library, the same function. Built
- * for musl (/shlib-dyn) and glibc (/shlib-gdyn).
+ * for musl (/usr/lib/exec-tests/shlib-dyn) and glibc (/usr/lib/exec-tests/shlib-gdyn).
  */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@ printf 'cherry\napple\nbanana\napple\n' > fruit
 /usr/bin/md5sum fruit fruit2
 /bin/touch -d '2015-01-19 12:00:00 UTC' fruit fruit2
 TZ=UTC /bin/ls -l --time-style=+%F fruit fruit2
-TZ=UTC /bin/ls -l /t/bash.sh /t/coreutils.sh
+TZ=UTC /bin/ls -l /usr/lib/exec-tests/t/bash.sh /usr/lib/exec-tests/t/coreutils.sh
 /bin/ls /usr/lib/python3.11/encodings | /usr/bin/head -n 4
 /usr/bin/stat -c '%n %s %a %F' fruit /tmp /dev/null
 /usr/bin/seq 3 | /usr/bin/paste -sd+ | /usr/bin/expr "$(cat)" : '.*'

@@ -1,6 +1,6 @@
 # killed.sh - children that die by a signal, as the shell reports them:
 # its message, and $? = 128 + the signal number.
-/segv
+/usr/lib/exec-tests/segv
 echo "segv: status $?"
 sh -c 'kill -KILL $$'
 echo "SIGKILL: status $?"

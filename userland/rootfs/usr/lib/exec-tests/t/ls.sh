@@ -5,7 +5,7 @@
 # their code), not /dev/console (writing to it updates its time), and not
 # /proc mounted (its entries carry the boot's own time).
 ls -ld /bin /dev /etc /proc /sbin /tmp
-ls -l /etc /dev/null /show_info.sh
+ls -l /etc /dev/null /usr/lib/exec-tests/show_info.sh
 ls -ln /etc/passwd /bin/sh
 ls -lL /bin/sh | cut -c1-10
 ls /bin | head -n 5

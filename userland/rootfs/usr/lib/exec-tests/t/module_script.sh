@@ -8,19 +8,19 @@
 mount -t proc proc /proc || exit 1
 lsm() { lsmod | awk 'NR > 1 { print "lsmod:", $1, $3, $4 }'; }
 echo "modules: $(cat /proc/modules | wc -l)"
-/do_execve /show_info.sh
+/usr/lib/exec-tests/do_execve /usr/lib/exec-tests/show_info.sh
 modprobe binfmt_script; echo "modprobe binfmt_script: $?"
 lsm
-/do_execve /show_info.sh
+/usr/lib/exec-tests/do_execve /usr/lib/exec-tests/show_info.sh
 printf '#!/bin/sh\necho "$0 runs" > /tmp/up\nread line < /tmp/go\necho "$0 ends: $line"\n' > /tmp/wait.sh
 chmod +x /tmp/wait.sh
 mkfifo /tmp/up /tmp/go
-/do_execve /tmp/wait.sh &
+/usr/lib/exec-tests/do_execve /tmp/wait.sh &
 cat /tmp/up
 lsm
 rmmod binfmt_script; echo "rmmod binfmt_script while the script runs: $?"
 echo "modules: $(cat /proc/modules | wc -l)"
 echo go > /tmp/go
 wait
-/do_execve /show_info.sh
+/usr/lib/exec-tests/do_execve /usr/lib/exec-tests/show_info.sh
 rm /tmp/wait.sh /tmp/up /tmp/go

@@ -1,11 +1,11 @@
 # modules_autoload.sh - mount -t binfmt_misc loads binfmt_misc.ko by
 # itself (make MODULES=y here; Debian's Linux has it as a module too):
 # the type is unknown, so the kernel runs modprobe for "fs-binfmt_misc",
-# which modules.alias maps to binfmt_misc. /modprobe_log stands in for
+# which modules.alias maps to binfmt_misc. /usr/lib/exec-tests/modprobe_log stands in for
 # modprobe, to show each call. The mount holds the module: rmmod fails
 # until umount. The module's size differs between the kernels (SIZE).
 mount -t proc proc /proc || exit 1
-echo /modprobe_log > /proc/sys/kernel/modprobe
+echo /usr/lib/exec-tests/modprobe_log > /proc/sys/kernel/modprobe
 bm=/proc/sys/fs/binfmt_misc
 mkdir /tmp/bm2
 lsm() { lsmod | awk 'NR == 1 { print; next } { $2 = "SIZE"; print }'; }

@@ -20,9 +20,9 @@ printf '#\177RUN /bin/sh\necho "hello from $0, with $# arguments: $*"\n' > /tmp/
 chmod +x /tmp/hello.run
 # No handler takes the file, and its first bytes are not all text: the
 # kernel asks modprobe for binfmt-5552 (bytes 2 and 3, "RU"), the
-# module's alias, and tries again. /modprobe_log shows the call.
-echo /modprobe_log > /proc/sys/kernel/modprobe
-run /do_execve /tmp/hello.run
+# module's alias, and tries again. /usr/lib/exec-tests/modprobe_log shows the call.
+echo /usr/lib/exec-tests/modprobe_log > /proc/sys/kernel/modprobe
+run /usr/lib/exec-tests/do_execve /tmp/hello.run
 cat /tmp/modprobe.log
 rm /tmp/modprobe.log
 lsm
@@ -30,10 +30,10 @@ run /tmp/hello.run a b c
 run rmmod binfmt_example
 # Without modprobe (an empty path), nothing loads it.
 echo > /proc/sys/kernel/modprobe
-run /do_execve /tmp/hello.run
+run /usr/lib/exec-tests/do_execve /tmp/hello.run
 run insmod binfmt_example.ko
 lsm
-run /do_execve /tmp/hello.run
+run /usr/lib/exec-tests/do_execve /tmp/hello.run
 run rmmod binfmt_example
 run modinfo binfmt_example.ko
 

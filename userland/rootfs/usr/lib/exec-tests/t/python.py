@@ -9,7 +9,7 @@ with open("/tmp/py.txt", "w") as f:
     f.write("written by python\n")
 print(open("/tmp/py.txt").read(), end="")
 print(sorted(os.listdir("/tmp")))
-print(sorted(n for n in os.listdir("/t") if n.endswith(".py")))
+print(sorted(n for n in os.listdir("/usr/lib/exec-tests/t") if n.endswith(".py")))
 print(base64.b64encode(b"execve").decode(), collections.Counter("abracadabra").most_common(2))
 print(datetime.datetime(2015, 1, 19) + datetime.timedelta(days=30))
 print(re.sub(r"(\w+)@(\w+)", r"\2 at \1", "user@host"))
