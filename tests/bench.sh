@@ -2,26 +2,26 @@
 # bench.sh - print speed and memory figures (make bench). Figures only: no
 # pass or fail, and TCG timings vary by tens of percent between boots.
 #
-# Boots the kernel once with "/usr/lib/exec-tests/hello ; /usr/lib/exec-tests/bench N /usr/lib/exec-tests/true ; /usr/lib/exec-tests/forkbench 8 M" and
-# prints
+# Boots the kernel once with "hello ; bench N true ; forkbench 8 M" (each
+# of them in /usr/lib/exec-tests, as every program below) and prints
 #  - the host's wall time from QEMU's start to the first line a user
 #    program prints (init's first command),
-#  - what /usr/lib/exec-tests/bench measures inside the guest: the guest's clock at its start,
+#  - what bench measures inside the guest: the guest's clock at its start,
 #    memory, and the time of one fork (or vfork) + execve + wait4 cycle,
-#  - what /usr/lib/exec-tests/forkbench measures: fork + exit + wait4 of a process with 8 MiB
+#  - what forkbench measures: fork + exit + wait4 of a process with 8 MiB
 #    of touched memory, with a child that writes nothing and with one that
 #    writes every page (what copy-on-write saves, and what it defers),
-#  - /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench.plan: the rows of userland/rootfs/usr/lib/exec-tests/bench.plan,
-#    fork+exec+wait4 of a program with 8 MiB of read-only data untouched and
-#    read page by page (fault-around), of /usr/lib/exec-tests/true with 1000 arguments of 100
-#    bytes (copy_strings), of glibc's dynamic and static-pie programs and of
+#  - bench -f bench.plan: the rows of
+#    userland/rootfs/usr/lib/exec-tests/bench.plan, fork+exec+wait4 of a
+#    program with 8 MiB of read-only data untouched and read page by page
+#    (fault-around), of true with 1000 arguments of 100 bytes (copy_strings), of glibc's dynamic and static-pie programs and of
 #    musl's dynamic one (userland/elf/kinds/quiet.c),
-#  - when the initramfs has busybox, /usr/lib/exec-tests/bench M /bin/true again: Debian's
+#  - when the initramfs has busybox, bench M /bin/true again: Debian's
 #    2 MB static (glibc) busybox as the program,
 #  - when it has Debian's qemu-aarch64-static, the rows of
 #    userland/rootfs/usr/lib/exec-tests/bench-qemu.plan: the aarch64 hello run by the
 #    emulator directly, and by its own name through binfmt_misc (Debian's
-#    entry, registered by /usr/lib/exec-tests/bm_setup from the package's binfmt.d file).
+#    entry, registered by bm_setup from the package's binfmt.d file).
 # With Linux, a last table puts the minimum of each row side by side: our
 # figure, Linux's, and their ratio.
 #
@@ -94,5 +94,5 @@ if [ -f "$LINUX" ]; then
 	echo
 	echo "== side by side (minimum of each row; ratio = ours / Linux)"
 	LC_ALL=C join -t $'\t' <(mins <<< "$ours" | LC_ALL=C sort) <(mins <<< "$linux" | LC_ALL=C sort) |
-		awk -F '\t' '{ printf "%-70s %8d us %8d us  %.2fx\n", $1, $2, $3, $3 ? $2 / $3 : 0 }'
+		awk -F '\t' '{ printf "%-84s %8d us %8d us  %.2fx\n", $1, $2, $3, $3 ? $2 / $3 : 0 }'
 fi
