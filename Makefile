@@ -344,9 +344,9 @@ $(U)/userland/args-aarch64: $(U)/host/mkhello-aarch64
 	@$< --argv $@ && chmod 0755 $@
 
 # What every initramfs is made of: the programs, the modules, and the
-# fetched packages (each fetch is cached and
-# does nothing the second time). The archives themselves are remade only
-# when one of their inputs changed (scripts/mkinitramfs.sh, OUT.inputs).
+# fetched packages (each fetch is cached and does nothing the second
+# time). The archives themselves are remade only when one of their inputs
+# changed (scripts/mkinitramfs.sh, OUT.inputs), userland/rootfs/ included.
 INITRAMFS_INPUTS := $(USER_BINS) $(KIND_BINS) $(SHLIB_BINS) $(ALIGN_BINS) $(U)/userland/hello-aarch64 \
 	$(U)/userland/args-aarch64 $(MOD_KO) scripts/mkinitramfs.sh scripts/fetch-busybox.sh \
 	$(B)/modules-root.stamp scripts/fetch-qemu-user.sh scripts/fetch-debian.sh
