@@ -221,6 +221,15 @@ static int init_process(struct task *t)
 }
 
 /*
+ * The root and working directory of the kernel's own threads. Linux's
+ * pid 1 starts sharing it (kernel_init is created with CLONE_FS), so an
+ * init that changes directory or root changes it for every thread of the
+ * kernel, and a usermode helper (a copy of it) starts where init is.
+ * start_init sets it, before any helper can run.
+ */
+static struct fs_struct *init_fs;
+
+/*
  * A new process that starts in the kernel, running fn(arg) on its own
  * stack, and is meant to become a user program there with kernel_execve
  * (Linux: user_mode_thread, used by the usermode helper, kernel/umh.c).
@@ -230,14 +239,6 @@ static int init_process(struct task *t)
  * process: the kernel waits for it. Not yet runnable; NULL if out of
  * memory or tasks.
  */
-/*
- * The root and working directory of the kernel's own threads. Linux's
- * pid 1 starts sharing it (kernel_init is created with CLONE_FS), so an
- * init that changes directory or root changes it for every thread of the
- * kernel, and a usermode helper (a copy of it) starts where init is.
- */
-static struct fs_struct *init_fs;
-
 struct task *user_mode_thread(void (*fn)(void *), void *arg)
 {
 	struct task *t;
@@ -298,9 +299,10 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	if (!t)
 		panic("out of memory creating init");
 	t->files = files_alloc();
-	t->fs = init_fs = fs_alloc_root();
-	if (!t->files || !t->fs || !fs_get(init_fs) || init_process(t))
+	t->fs = fs_alloc_root();
+	if (!t->files || !t->fs || init_process(t))
 		panic("out of memory creating init");
+	init_fs = fs_get(t->fs);
 	/* Signals init has no handler for do nothing to it, SIGKILL
 	 * included: only its own fault can kill it. */
 	t->signal->flags |= SIGNAL_UNKILLABLE;

@@ -16,8 +16,8 @@
  *
  * What the program finds (what Linux gives it): uid and gid 0, no open
  * files (not even 0, 1 and 2: output must go where the program opens it),
- * "/" of the whole system as root and working directory, umask 022, every
- * signal at its default action and none blocked, session and process
+ * init's root and working directory (the kernel threads' init_fs, which
+ * pid 1 shares: kernel/proc.c), umask 022, every signal at its default action and none blocked, session and process
  * group 0, and the argv and envp given. Linux's helper is the child of a
  * kernel worker thread; there are none here, so it has no parent process
  * (getppid gives 0) and the kernel itself collects its status.
