@@ -46,7 +46,10 @@ graded() {
 }
 mapfile -t all_tests < <(graded | awk '{ print $2 }' | sort -u)
 
+# Each check's line, counted: "PASS what" or "FAIL what" (its details follow).
 right=0 wrong=0
+pass() { echo "PASS $1"; right=$((right + 1)); }
+fail() { echo "FAIL $1"; wrong=$((wrong + 1)); }
 top=build/labs-check
 mkdir -p "$top"
 for lab in "${labs[@]}"; do
@@ -55,17 +58,15 @@ for lab in "${labs[@]}"; do
 	problems=()
 	rm -rf "$tree" "$logs"
 	if ! scripts/mklab.sh --no-git "$lab" "$tree" > "$top/$lab.mklab.log" 2>&1; then
-		echo "FAIL lab $lab: make lab failed:"
+		fail "lab $lab: make lab failed:"
 		sed 's/^/    /' "$top/$lab.mklab.log"
-		wrong=$((wrong + 1))
 		continue
 	fi
 	mkdir -p "$tree/build"
 	cp -a build/obj build/vdso "$tree/build/"
 	if ! make -C "$tree" build/kernel > "$top/$lab.build.log" 2>&1; then
-		echo "FAIL lab $lab: the starter does not compile:"
+		fail "lab $lab: the starter does not compile:"
 		grep -E 'error|warning' "$top/$lab.build.log" | head -n 20 | sed 's/^/    /'
-		wrong=$((wrong + 1))
 		continue
 	fi
 	KERNEL=$tree/build/kernel LOG_DIR=$logs JUNIT=$logs/test.xml tests/run.sh "${all_tests[@]}" \
@@ -99,13 +100,11 @@ print(s.get("tests"), s.get("failures"))' "$logs/test.xml" 2>&1) || junit="unrea
 	[ "$junit" = "${#all_tests[@]} $own" ] ||
 		problems+=("its JUnit report $logs/test.xml says $junit, not ${#all_tests[@]} tests, $own failures")
 	if [ ${#problems[@]} = 0 ]; then
-		echo "PASS lab $lab: the starter compiles, its $own graded tests fail without a panic, the other labs' $others pass ($((SECONDS - start)) s)"
-		right=$((right + 1))
+		pass "lab $lab: the starter compiles, its $own graded tests fail without a panic, the other labs' $others pass ($((SECONDS - start)) s)"
 	else
-		echo "FAIL lab $lab ($((SECONDS - start)) s):"
+		fail "lab $lab ($((SECONDS - start)) s):"
 		printf '    %s\n' "${problems[@]}"
 		echo "    logs: $logs/"
-		wrong=$((wrong + 1))
 	fi
 done
 
@@ -115,11 +114,9 @@ for lab in "${labs[@]}"; do
 	grep -qs '^shard ' "$top/$lab.tests.log" && leaked+=("$lab")
 done
 if [ ${#leaked[@]} = 0 ]; then
-	echo "PASS every lab's run had every graded test (no SHARD reached it)"
-	right=$((right + 1))
+	pass "every lab's run had every graded test (no SHARD reached it)"
 else
-	echo "FAIL a SHARD reached the runs of lab ${leaked[*]}: $(grep -h '^shard ' "$top/${leaked[0]}.tests.log")"
-	wrong=$((wrong + 1))
+	fail "a SHARD reached the runs of lab ${leaked[*]}: $(grep -h '^shard ' "$top/${leaked[0]}.tests.log")"
 fi
 
 # make grade: its lines, score, exit status and JUnit report, on this tree
@@ -139,14 +136,12 @@ print(sum(int(s.get("failures")) for s in ET.parse(sys.argv[1]).getroot()))' "$x
 		failures="unreadable: $failures"
 	[ "$failures" = "$want_failures" ] || problems+=("$xml counts $failures failures, not $want_failures")
 	if [ ${#problems[@]} = 0 ]; then
-		echo "PASS make grade ${*:-(every lab)} on $kernel: '$want_line', exit status $want_status, $xml parses"
-		right=$((right + 1))
+		pass "make grade ${*:-(every lab)} on $kernel: '$want_line', exit status $want_status, $xml parses"
 	else
-		echo "FAIL make grade ${*:-(every lab)} on $kernel:"
+		fail "make grade ${*:-(every lab)} on $kernel:"
 		printf '    %s
 ' "${problems[@]}"
 		sed 's/^/    | /' <<< "$out"
-		wrong=$((wrong + 1))
 	fi
 }
 first=${labs[0]}
@@ -172,12 +167,10 @@ check_handin() {
 	grade=$(tar -xzOf "$tree/build/handin-lab$first.tar.gz" "lab$first/grade.txt" 2>&1) || status=$?
 	if [ "$status" = 0 ] && grep -qx "Score: 0/$first_points .*" <<< "$grade" &&
 		grep -q '^graded at handin' <<< "$grade"; then
-		echo "PASS make handin $first regrades: a stale 'Score: $first_points/$first_points' became 'Score: 0/$first_points' in its grade.txt"
-		right=$((right + 1))
+		pass "make handin $first regrades: a stale 'Score: $first_points/$first_points' became 'Score: 0/$first_points' in its grade.txt"
 	else
-		echo "FAIL make handin $first (status $status; log $top/handin.log); its grade.txt:"
+		fail "make handin $first (status $status; log $top/handin.log); its grade.txt:"
 		sed 's/^/    | /' <<< "$grade"
-		wrong=$((wrong + 1))
 	fi
 }
 [ -f "$top/$first/build/kernel" ] && check_handin
@@ -193,12 +186,10 @@ import sys, xml.etree.ElementTree as ET
 print(" ".join(c.get("name") for c in ET.parse(sys.argv[1]).getroot().iter("testcase")))' "$top/shard.xml" 2>&1) || true
 if grep -qx 'shard 2/3: 2 of 5 cases' <<< "$out" && [ "$ran" = "$want_ran" ] &&
 	[ "$xml_names" = "${five[1]} ${five[4]}" ] && [ "$(tail -n1 <<< "$out")" = "2 passed, 0 failed" ]; then
-	echo "PASS make test SHARD=2/3 of ${five[*]}: ${five[1]} and ${five[4]}, $top/shard.xml parses"
-	right=$((right + 1))
+	pass "make test SHARD=2/3 of ${five[*]}: ${five[1]} and ${five[4]}, $top/shard.xml parses"
 else
-	echo "FAIL make test SHARD=2/3 of ${five[*]}: ran '$ran', JUnit '$xml_names':"
+	fail "make test SHARD=2/3 of ${five[*]}: ran '$ran', JUnit '$xml_names':"
 	sed 's/^/    | /' <<< "$out"
-	wrong=$((wrong + 1))
 fi
 echo "labs: $right checks right, $wrong wrong"
 [ "$wrong" = 0 ]
