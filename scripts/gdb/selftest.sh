@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # selftest.sh - show that the gdb helpers (scripts/gdb/execve.py) work on
-# the kernel: gdb loads them without an error, then a batch session on
+# the kernel: gdb loads them without an error, lx-ps without a target says
+# so, then a batch session on
 # QEMU's gdbstub stops in load_script when /usr/lib/exec-tests/do_execve runs the script
 # ./wrapper_args and runs each command (make test runs this).
 # Prints "PASS gdb helpers" or "FAIL gdb helpers" and the session.
@@ -15,6 +16,10 @@ command -v gdb > /dev/null || { echo "SKIP gdb helpers (no gdb)"; exit 0; }
 out=$(gdb -q -batch -nx -x scripts/gdb/execve.py "$KERNEL" 2>&1) || fail "gdb exited with $?"
 grep -q '^execve.py: lx-ps' <<< "$out" && ! grep -qi 'error' <<< "$out" ||
 	{ echo "$out" > "$log"; fail "loading execve.py"; }
+# Without QEMU (or after it went away) the commands say so, rather than
+# print the tables of the file's own zeros.
+out=$(gdb -q -batch -nx -x scripts/gdb/execve.py -ex lx-ps "$KERNEL" 2>&1) || true
+grep -q '^no target' <<< "$out" || { echo "$out" > "$log"; fail "lx-ps without a target"; }
 
 qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 256M -display none -no-reboot \
 	-serial file:build/gdb-selftest.serial -kernel "$KERNEL" -initrd build/initramfs.cpio \
