@@ -17,3 +17,5 @@ uint64_t elf_hwcap2(void);
 /* AT_MINSIGSTKSZ: Linux's largest signal frame for this CPU's register
  * state (its get_sigframe_size). */
 uint64_t sigframe_size(void);
+/* The room a 64-bit signal frame keeps for the x87/SSE/AVX registers. */
+uint64_t fpu_sigframe_size(void);

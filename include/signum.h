@@ -51,4 +51,32 @@
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
 
+/* sigaltstack(2) */
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1U << 31)
+#define SS_FLAG_BITS SS_AUTODISARM
+#define MINSIGSTKSZ 2048
+
+#ifndef __ASSEMBLY__
+#include <kernel.h>
+/* stack_t: an alternate signal stack as sigaltstack(2) and uc_stack hold it. */
+struct user_stack {
+	uint64_t ss_sp;
+	int32_t ss_flags;
+	int32_t pad;
+	uint64_t ss_size;
+};
+
+struct task;
+/* kernel/signal.c: the current thread's alternate stack, as seen from the
+ * user stack pointer sp. */
+bool __on_sig_stack(uint64_t sp);        /* sp inside it */
+bool on_sig_stack(uint64_t sp);          /* ...and it is in use (armed) */
+int sas_ss_flags(uint64_t sp);          /* SS_DISABLE, SS_ONSTACK or 0 */
+void sas_ss_reset(struct task *t);       /* none, flags SS_DISABLE */
+/* rt_sigreturn: set it back from a frame's uc_stack; 0 or -EFAULT. */
+int restore_altstack(const struct user_stack __user *uss);
+#endif
+
 #define sigmask(sig) (1UL << ((sig) - 1))

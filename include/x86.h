@@ -14,7 +14,21 @@
 #define CR4_SMEP (1UL << 20)
 #define CR4_SMAP (1UL << 21)
 #define EFER_NX (1UL << 11)
+/* RFLAGS bits. */
+#define RFLAGS_CF (1UL << 0)
+#define RFLAGS_PF (1UL << 2)
+#define RFLAGS_AF (1UL << 4)
+#define RFLAGS_ZF (1UL << 6)
+#define RFLAGS_SF (1UL << 7)
+#define RFLAGS_TF (1UL << 8)
+#define RFLAGS_IF (1UL << 9)
+#define RFLAGS_DF (1UL << 10)
+#define RFLAGS_OF (1UL << 11)
+#define RFLAGS_IOPL (3UL << 12)
+#define RFLAGS_NT (1UL << 14)
+#define RFLAGS_RF (1UL << 16)
 #define RFLAGS_AC (1UL << 18)
+#define RFLAGS_ID (1UL << 21)
 
 #ifdef __ASSEMBLY__
 /*
@@ -94,6 +108,7 @@ static inline uint64_t rdtsc(void)
 #define MSR_EFER 0xc0000080
 #define MSR_STAR 0xc0000081
 #define MSR_LSTAR 0xc0000082
+#define MSR_CSTAR 0xc0000083
 #define MSR_FMASK 0xc0000084
 #define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101

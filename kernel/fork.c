@@ -174,6 +174,9 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
 		child->altstack_sp = parent->altstack_sp;
 		child->altstack_size = parent->altstack_size;
+		child->altstack_flags = parent->altstack_flags;
+	} else {
+		sas_ss_reset(child);
 	}
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	child->start_time = jiffies;

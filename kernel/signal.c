@@ -397,8 +397,8 @@ void flush_signal_handlers(struct task *t)
 			ka->handler = SIG_DFL;
 		ka->flags = ka->restorer = ka->mask = 0;
 	}
+	/* exec: no alternate stack, but its flags stay, as on Linux */
 	t->altstack_sp = t->altstack_size = 0;
-	t->altstack_flags = 0;
 }
 
 /* ---- taking signals ---- */
@@ -616,6 +616,8 @@ void prepare_return_to_user(struct trapframe *tf)
 		}
 		current->blocked |= ka->mask | (ka->flags & SA_NODEFER ? 0 : sigmask(sig));
 		current->blocked &= ~UNBLOCKABLE;
+		if (current->altstack_flags & SS_AUTODISARM)
+			sas_ss_reset(current); /* the frame's uc_stack brings it back */
 		if (ka->flags & SA_RESETHAND)
 			ka->handler = SIG_DFL;
 		return; /* one handler at a time, as Linux */
@@ -897,47 +899,99 @@ long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, const void __user *ui
 	return do_sigqueueinfo(t, false, sig, uinfo);
 }
 
-struct user_stack {
-	uint64_t ss_sp;
-	int32_t ss_flags;
-	int32_t pad;
-	uint64_t ss_size;
-};
-#define SS_ONSTACK 1
-#define SS_DISABLE 2
-#define MINSIGSTKSZ 2048
-
-bool on_altstack(uint64_t sp)
+/*
+ * The alternate signal stack (sigaltstack(2)), as Linux keeps it: where
+ * it is (altstack_sp, altstack_size; size 0: none) and the flags the
+ * program gave (altstack_flags: SS_AUTODISARM, or SS_ONSTACK, kept as
+ * given and reported back in a frame's uc_stack).
+ */
+bool __on_sig_stack(uint64_t sp)
 {
-	return current->altstack_size && sp - current->altstack_sp < current->altstack_size;
+	/* The stack grows down: its top belongs to it, its base does not. */
+	return sp > current->altstack_sp && sp - current->altstack_sp <= current->altstack_size;
 }
 
-long sys_sigaltstack(const struct user_stack __user *ss, struct user_stack __user *old)
+bool on_sig_stack(uint64_t sp)
 {
-	struct user_stack cur = {
+	/* A stack disarmed while a handler runs on it (SS_AUTODISARM) may be
+	 * entered again from the top, as if it were not in use. */
+	if (current->altstack_flags & SS_AUTODISARM)
+		return false;
+	return __on_sig_stack(sp);
+}
+
+int sas_ss_flags(uint64_t sp)
+{
+	if (!current->altstack_size)
+		return SS_DISABLE;
+	return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+void sas_ss_reset(struct task *t)
+{
+	t->altstack_sp = t->altstack_size = 0;
+	t->altstack_flags = SS_DISABLE;
+}
+
+/*
+ * Set the alternate stack from *ss, as sigaltstack(2) and rt_sigreturn do;
+ * sp is the user's stack pointer. Not while running on it (EPERM); the
+ * mode is 0, SS_ONSTACK (an old spelling of 0) or SS_DISABLE, with
+ * SS_AUTODISARM beside it; a stack must hold min_size bytes.
+ */
+static int do_sigaltstack(const struct user_stack *ss, uint64_t sp, uint64_t min_size)
+{
+	int mode = ss->ss_flags & ~SS_FLAG_BITS;
+
+	if (on_sig_stack(sp))
+		return -EPERM;
+	if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (ss->ss_sp == current->altstack_sp && ss->ss_size == current->altstack_size &&
+	    ss->ss_flags == current->altstack_flags)
+		return 0; /* no change: not even the size is checked */
+	if (mode == SS_DISABLE) {
+		current->altstack_sp = current->altstack_size = 0;
+	} else {
+		if (ss->ss_size < min_size)
+			return -ENOMEM;
+		current->altstack_sp = ss->ss_sp;
+		current->altstack_size = ss->ss_size;
+	}
+	current->altstack_flags = ss->ss_flags;
+	return 0;
+}
+
+/* rt_sigreturn: the stack the frame's uc_stack names, errors ignored but a
+ * bad pointer, as Linux's restore_altstack. */
+int restore_altstack(const struct user_stack __user *uss)
+{
+	struct user_stack ss;
+
+	if (copy_from_user(&ss, uss, sizeof(ss)))
+		return -EFAULT;
+	do_sigaltstack(&ss, current->tf->rsp, MINSIGSTKSZ);
+	return 0;
+}
+
+long sys_sigaltstack(const struct user_stack __user *uss, struct user_stack __user *uoss)
+{
+	uint64_t sp = current->tf->rsp;
+	struct user_stack old = {
 		.ss_sp = current->altstack_sp,
 		.ss_size = current->altstack_size,
-		.ss_flags = current->altstack_size ? (on_altstack(current->tf->rsp) ? SS_ONSTACK : 0) : SS_DISABLE,
+		.ss_flags = sas_ss_flags(sp) | (current->altstack_flags & SS_FLAG_BITS),
 	};
 
-	if (ss) {
-		struct user_stack new;
-		if (copy_from_user(&new, ss, sizeof(new)))
+	if (uss) {
+		struct user_stack ss;
+		if (copy_from_user(&ss, uss, sizeof(ss)))
 			return -EFAULT;
-		if (on_altstack(current->tf->rsp))
-			return -EPERM;
-		if (new.ss_flags & ~(SS_DISABLE | SS_ONSTACK | (int32_t)0x80000000 /* SS_AUTODISARM */))
-			return -EINVAL;
-		if (new.ss_flags & SS_DISABLE) {
-			current->altstack_sp = current->altstack_size = 0;
-		} else {
-			if (new.ss_size < MINSIGSTKSZ)
-				return -ENOMEM;
-			current->altstack_sp = new.ss_sp;
-			current->altstack_size = new.ss_size;
-		}
+		int err = do_sigaltstack(&ss, sp, MINSIGSTKSZ);
+		if (err)
+			return err;
 	}
-	if (old && copy_to_user(old, &cur, sizeof(cur)))
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }

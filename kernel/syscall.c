@@ -23,7 +23,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = { SYSCALL_LIST(TABLE_ENTRY)
 #define NAME_ENTRY(nr, name) [nr] = #name,
 static const char *const syscall_names[NR_SYSCALLS] = { SYSCALL_LIST(NAME_ENTRY) };
 
-extern char syscall_entry[];
+extern char syscall_entry[], syscall32_entry[];
 extern uint64_t syscall_kernel_rsp;
 
 void syscall_init(void)
@@ -32,8 +32,19 @@ void syscall_init(void)
 	 * enters with cs 0x08 and ss 0x10. */
 	wrmsr(MSR_STAR, ((uint64_t)(USER32_CS & ~3) << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
-	/* Clear IF, TF, DF and AC on entry. */
-	wrmsr(MSR_FMASK, 0x200 | 0x100 | 0x400 | 0x40000);
+	/* syscall from 32-bit code (AMD's CPUs allow it): see entry.S. */
+	wrmsr(MSR_CSTAR, (uint64_t)syscall32_entry);
+	/*
+	 * The flags the kernel must not run with, cleared on entry as Linux
+	 * clears them: IF (the entry switches stacks first), TF (no single
+	 * step in the kernel), DF and AC (string instructions and SMAP), NT
+	 * (iretq with NT set would try a task switch: #GP), RF, IOPL, ID and
+	 * the arithmetic flags. The user's own flags are in r11 and come back
+	 * on the way out.
+	 */
+	wrmsr(MSR_FMASK, RFLAGS_CF | RFLAGS_PF | RFLAGS_AF | RFLAGS_ZF | RFLAGS_SF | RFLAGS_TF |
+				 RFLAGS_IF | RFLAGS_DF | RFLAGS_OF | RFLAGS_IOPL | RFLAGS_NT | RFLAGS_RF |
+				 RFLAGS_AC | RFLAGS_ID);
 }
 
 void syscall_set_kernel_stack(uint64_t top)
@@ -42,13 +53,13 @@ void syscall_set_kernel_stack(uint64_t top)
 }
 
 /* Log one call. ret_known is false for calls that do not return (exit). */
-static void strace_log(uint64_t nr, const uint64_t args[6], bool ret_known, long ret)
+static void strace_log(uint32_t nr, const uint64_t args[6], bool ret_known, long ret)
 {
 	const char *name = nr < NR_SYSCALLS ? syscall_names[nr] : NULL;
 	char nbuf[24];
 
 	if (!name) {
-		snprintf(nbuf, sizeof(nbuf), "syscall_%lu", nr);
+		snprintf(nbuf, sizeof(nbuf), "syscall_%u", nr);
 		name = nbuf;
 	}
 	/* KERN_ERR so that the trace shows even with "quiet". */
@@ -60,9 +71,16 @@ static void strace_log(uint64_t nr, const uint64_t args[6], bool ret_known, long
 		       current->pid, name, args[0], args[1], args[2], args[3], args[4], args[5]);
 }
 
+/*
+ * The number is the low 32 bits of rax, as on Linux (its do_syscall_64
+ * takes an int): 0x100000027 is getpid. Numbers with bit 30 set are the
+ * x32 ABI's, which Debian's kernel turns off unless booted with
+ * syscall.x32=y, and this kernel does not have: -ENOSYS, as for any
+ * number past the table. The full rax stays in tf->error (orig_ax).
+ */
 void syscall_dispatch(struct trapframe *tf)
 {
-	uint64_t nr = tf->rax;
+	uint32_t nr = (uint32_t)tf->rax;
 	uint64_t args[6] = { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 };
 	long ret = -ENOSYS;
 

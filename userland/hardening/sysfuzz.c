@@ -13,7 +13,10 @@
  * and PROT_NONE pages, strings that run into an unmapped page), huge
  * lengths, negative and closed descriptors, paths of every kind; and as
  * often good ones (a buffer of random bytes, open descriptors, existing
- * files), so that the calls get past their first check.
+ * files), so that the calls get past their first check. One call in eight
+ * is made with random flags and segment selectors, and now and then comes
+ * an rt_sigreturn on a random frame (cpufuzz.h): the CPU state a program
+ * hands the kernel besides the arguments.
  *
  * Each process makes a batch of calls and exits; a process that blocks
  * (pause, a read of an empty pipe...) or loops is killed after a moment
@@ -51,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpufuzz.h"
 #include "fuzz.h"
 #include "leakcheck.h"
 
@@ -195,7 +199,7 @@ static int tame(long nr, uint64_t a[6])
 	for (int i = 0; i < 6; i++)
 		if (a[i] == REPORT_FD)
 			return 0; /* the progress pipe stays open */
-	switch (nr) {
+	switch ((uint32_t)nr) { /* the kernel reads only the low 32 bits */
 	case SYS_reboot:
 	case SYS_iopl:
 	case SYS_ioperm:
@@ -263,6 +267,8 @@ static long number(void)
 		return (long)rnd();        /* anything: ENOSYS */
 	case 1:
 		return 424 + below(30);    /* the newer calls */
+	case 2:
+		return (long)(rnd() << 32 | below(335)); /* a call, with high bits */
 	default:
 		return below(335);
 	}
@@ -315,21 +321,34 @@ static void batch(uint64_t seed, int as_user)
 		longpath[i] = i % 8 == 7 ? '/' : 'd';
 	longpath[8191] = '\0';
 
+	cpu_fuzz_init();
+
 	for (unsigned i = 0; i < BATCH; i++) {
 		uint64_t a[6];
-		long nr = number();
+		long nr = number(), ret;
+		uint32_t low = (uint32_t)nr;
+		int forks = low == SYS_fork || low == SYS_vfork || low == SYS_clone;
 
 		if (i % 64 == 0)
 			fill_buffer();
+		if (below(32) == 0) {
+			cpu_sigreturn(argument);
+			goto done;
+		}
 		for (int k = 0; k < 6; k++)
 			a[k] = argument();
 		if (!tame(nr, a))
 			continue;
-		long ret = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-		if ((nr == SYS_fork || nr == SYS_vfork || nr == SYS_clone) && ret == 0)
+		/* A fork-like call's child must not jump back into the batch. */
+		if (!forks && below(8) == 0)
+			ret = cpu_syscall(nr, a);
+		else
+			ret = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (forks && ret == 0)
 			_exit(0); /* the child of a fork-like call goes no further */
-		if ((nr == SYS_fork || nr == SYS_vfork || nr == SYS_clone) && ret > 0)
+		if (forks && ret > 0)
 			waitpid(ret, NULL, __WALL);
+	done:
 		if (++count % REPORT_EVERY == 0) {
 			unsigned char one = REPORT_EVERY;
 			if (write(REPORT_FD, &one, 1) != 1)

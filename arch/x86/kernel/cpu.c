@@ -53,29 +53,35 @@ void save_fsgs(struct task *t)
 }
 
 /*
- * Linux computes, once at boot (init_sigframe_size), the most a signal
- * frame can take, for AT_MINSIGSTKSZ: the largest of its frame structures
- * (a 32-bit program's sigframe_ia32, 732 bytes, since Debian's kernel runs
- * 32-bit programs too) with 15 bytes to align it, then the register state
- * as XSAVE writes it for every user feature the CPU has (CPUID 0xd: ecx)
- * and 4 bytes of its end marker, the 112 of a 32-bit fsave header, and 63
- * bytes to align it to 64; rounded up to 16. Without XSAVE, the state is
- * fxsave's 512 bytes. The figure is Linux's for this CPU even though this
- * kernel's own frames are smaller (fxsave).
+ * The room a 64-bit signal frame keeps for the registers beyond the
+ * general ones, as Linux's: what XSAVE writes for every user feature this
+ * CPU has (CPUID 0xd: ecx) and the 4 bytes of the end marker
+ * (FP_XSTATE_MAGIC2); without XSAVE, fxsave's 512 bytes.
  */
-uint64_t sigframe_size(void)
+uint64_t fpu_sigframe_size(void)
 {
 	uint32_t r[4];
-	uint64_t state = 512;
 
 	cpuid(0, 0, r);
 	if (r[0] >= 0xd) {
 		cpuid(1, 0, r);
 		if (r[2] & (1U << 26)) { /* XSAVE */
 			cpuid(0xd, 0, r);
-			state = r[2] + 4; /* FP_XSTATE_MAGIC2 */
+			return r[2] + 4;
 		}
 	}
-	state += 112; /* struct fregs_state */
-	return ALIGN_UP(732 + 15 + state + 63, 16);
+	return 512;
+}
+
+/*
+ * Linux computes, once at boot (init_sigframe_size), the most a signal
+ * frame can take, for AT_MINSIGSTKSZ: the largest of its frame structures
+ * (a 32-bit program's sigframe_ia32, 732 bytes, since Debian's kernel runs
+ * 32-bit programs too) with 15 bytes to align it, then the register state
+ * (fpu_sigframe_size), the 112 of a 32-bit fsave header, and 63 bytes to
+ * align it to 64; rounded up to 16.
+ */
+uint64_t sigframe_size(void)
+{
+	return ALIGN_UP(732 + 15 + fpu_sigframe_size() + 112 + 63, 16);
 }

@@ -79,6 +79,14 @@ trap_return:
 	popq	%rbx
 	popq	%rax
 	add	$16, %rsp		/* vector and error code */
+	/*
+	 * The one instruction on the way out that user space can make fault:
+	 * a sigreturn may have left a bad cs or ss, or a non-canonical rip,
+	 * in the frame. The fault (#GP, #NP or #SS) arrives in kernel mode
+	 * with this rip; arch/x86/kernel/traps.c turns it into the user's.
+	 */
+	.globl iret_to_user
+iret_to_user:
 	iretq
 
 /* void return_to_user(struct trapframe *tf) */
@@ -107,6 +115,17 @@ syscall_entry:
 	call	syscall_dispatch
 	cli
 	jmp	trap_return
+
+/*
+ * syscall from 32-bit code (cs 0x23): AMD's CPUs enter here (MSR_CSTAR),
+ * Intel's raise #UD. This kernel has no 32-bit system calls: return
+ * -ENOSYS at once, stack and registers untouched, as a Linux built
+ * without IA32 emulation does. sysretl goes back to ecx with r11's flags.
+ */
+	.globl syscall32_entry
+syscall32_entry:
+	mov	$-38, %eax		/* -ENOSYS */
+	sysretl
 
 /*
  * void switch_context(uint64_t *save_ksp, uint64_t new_ksp)

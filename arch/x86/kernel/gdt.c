@@ -68,4 +68,11 @@ void gdt_init(void)
 			 "movl %%eax, %%ss\n\t"
 			 ::"i"((uint64_t)KERNEL_CS), "i"(KERNEL_DS) : "rax", "memory");
 	__asm__ volatile("ltr %w0" ::"r"(TSS_SEL));
+	/*
+	 * No local descriptor table: the boot loader may leave LDTR as the
+	 * CPU came out of reset (base 0, limit 0xffff), and then a user's LDT
+	 * selector (in a sigreturn frame) would make iretq read low memory.
+	 * With the null selector, such a selector is a #GP, the user's fault.
+	 */
+	__asm__ volatile("lldt %w0" ::"r"(0));
 }

@@ -15,6 +15,7 @@
  * restorer (from musl or glibc) calls rt_sigreturn, which reads the frame
  * back and resumes where the signal struck.
  */
+#include <cpu.h>
 #include <errno.h>
 #include <fpu.h>
 #include <kernel.h>
@@ -36,11 +37,7 @@ struct sigcontext {
 struct ucontext {
 	uint64_t uc_flags;
 	uint64_t uc_link;
-	struct {
-		uint64_t ss_sp;
-		int32_t ss_flags, pad;
-		uint64_t ss_size;
-	} uc_stack;
+	struct user_stack uc_stack;
 	struct sigcontext uc_mcontext;
 	uint64_t uc_sigmask;
 };
@@ -56,38 +53,87 @@ struct rt_sigframe {
 	struct ucontext uc;
 	struct siginfo info;
 };
+_Static_assert(sizeof(struct rt_sigframe) == 440, "Linux's x86-64 rt_sigframe");
 
 #define UC_SIGCONTEXT_SS 0x2
 #define UC_STRICT_RESTORE_SS 0x4
 #define FPU_IMAGE_SIZE 512
 /* Flags a handler may change through the saved context. */
-#define FIX_EFLAGS 0x00050dd5UL /* AC, RF, OF, DF, TF, SF, ZF, AF, PF, CF */
+#define FIX_EFLAGS (RFLAGS_AC | RFLAGS_OF | RFLAGS_DF | RFLAGS_TF | RFLAGS_SF | RFLAGS_ZF | \
+		    RFLAGS_AF | RFLAGS_PF | RFLAGS_CF | RFLAGS_RF)
 
-bool on_altstack(uint64_t sp);
+/*
+ * Where the frame goes, as Linux's get_sigframe: past the red zone of the
+ * interrupted stack, or at the top of the alternate stack when the handler
+ * asks for it (SA_ONSTACK) and the thread is not on it already. Below that
+ * the register state, with the room XSAVE needs on this CPU (we write only
+ * its fxsave part; the room makes the same frames fit, or not, as on
+ * Linux), 64-byte aligned; then the frame. A frame that would run off the
+ * alternate stack is refused (0): the thread gets SIGSEGV instead.
+ */
+static uint64_t get_sigframe(const struct k_sigaction *ka, uint64_t sp, uint64_t *fpstate)
+{
+	bool nested = on_sig_stack(sp), entering = false;
+
+	sp -= 128; /* the red zone belongs to the interrupted code */
+	if ((ka->flags & SA_ONSTACK) && sas_ss_flags(sp) == 0) {
+		sp = current->altstack_sp + current->altstack_size;
+		entering = true;
+	}
+	sp = ALIGN_DOWN(sp - fpu_sigframe_size(), 64);
+	*fpstate = sp;
+	sp = ALIGN_DOWN(sp - sizeof(struct rt_sigframe), 16) - 8;
+	if ((nested || entering) && !__on_sig_stack(sp)) {
+		printk(KERN_INFO "%s[%d] overflowed sigaltstack\n", current->comm, current->pid);
+		return 0;
+	}
+	return sp;
+}
+
+/*
+ * A handler runs in 64-bit mode, whatever code the signal interrupted, on a
+ * valid stack segment: the interrupted one if it is a writable data
+ * segment of user privilege (programs that switch segments look at it),
+ * else the flat one (Linux's force_valid_ss). lar reads the descriptor's
+ * access rights, or clears ZF if the selector names none.
+ */
+#define AR_TYPE_MASK (7U << 9)
+#define AR_TYPE_RWDATA (1U << 9)
+#define AR_TYPE_RWDATA_EXPDOWN (3U << 9)
+#define AR_S (1U << 12)
+#define AR_DPL3 (3U << 13)
+#define AR_P (1U << 15)
+
+static uint64_t valid_ss(uint64_t ss)
+{
+	uint32_t ar = 0;
+	uint8_t ok;
+
+	__asm__("lar %k2, %0\n\tsetz %1" : "+r"(ar), "=q"(ok) : "r"(ss & 0xffff) : "cc");
+	ar &= AR_DPL3 | AR_S | AR_P | AR_TYPE_MASK;
+	if (ok && (ar == (AR_DPL3 | AR_S | AR_P | AR_TYPE_RWDATA) ||
+		   ar == (AR_DPL3 | AR_S | AR_P | AR_TYPE_RWDATA_EXPDOWN)))
+		return ss;
+	return USER_DS;
+}
 
 int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct trapframe *tf,
 		   uint64_t saved_mask)
 {
 	int sig = info->si_signo;
-	uint64_t sp = tf->rsp;
-
-	if (!(ka->flags & SA_RESTORER))
-		return -EFAULT; /* x86-64 has no kernel-provided return path */
-	if ((ka->flags & SA_ONSTACK) && current->altstack_size && !on_altstack(sp))
-		sp = current->altstack_sp + current->altstack_size;
-	else
-		sp -= 128; /* the red zone belongs to the interrupted code */
-
-	uint64_t fp = ALIGN_DOWN(sp - FPU_IMAGE_SIZE, 64);
-	uint64_t frame_addr = ALIGN_DOWN(fp - sizeof(struct rt_sigframe), 16) - 8;
+	uint64_t fp, frame_addr = get_sigframe(ka, tf->rsp, &fp);
 	struct rt_sigframe f;
 
+	if (!(ka->flags & SA_RESTORER) || !frame_addr)
+		return -EFAULT; /* x86-64 has no kernel-provided return path */
 	memset(&f, 0, sizeof(f));
 	f.pretcode = ka->restorer;
-	f.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+	/* SS is saved; sigreturn must restore it as saved (strict) when the
+	 * signal came from 64-bit code. */
+	f.uc.uc_flags = UC_SIGCONTEXT_SS | (tf->cs == USER_CS ? UC_STRICT_RESTORE_SS : 0);
 	f.uc.uc_stack.ss_sp = current->altstack_sp;
 	f.uc.uc_stack.ss_size = current->altstack_size;
-	f.uc.uc_stack.ss_flags = current->altstack_size ? (on_altstack(tf->rsp) ? 1 : 0) : 2;
+	f.uc.uc_stack.ss_flags = current->altstack_flags;
 	struct sigcontext *sc = &f.uc.uc_mcontext;
 	sc->r8 = tf->r8, sc->r9 = tf->r9, sc->r10 = tf->r10, sc->r11 = tf->r11;
 	sc->r12 = tf->r12, sc->r13 = tf->r13, sc->r14 = tf->r14, sc->r15 = tf->r15;
@@ -115,9 +161,9 @@ int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct t
 	tf->rsi = frame_addr + offsetof(struct rt_sigframe, info);
 	tf->rdx = frame_addr + offsetof(struct rt_sigframe, uc);
 	tf->rax = 0;
-	tf->rflags &= ~(0x100UL | 0x400UL); /* TF, DF: the ABI wants DF clear */
+	tf->rflags &= ~(RFLAGS_TF | RFLAGS_DF); /* the ABI wants DF clear */
 	tf->cs = USER_CS;
-	tf->ss = USER_DS;
+	tf->ss = valid_ss(tf->ss);
 	/* The handler starts with a clean x87/SSE state, as on Linux. */
 	fpu_reset_current();
 	return 0;
@@ -147,11 +193,22 @@ long sys_rt_sigreturn(void)
 	tf->rdi = sc->rdi, tf->rsi = sc->rsi, tf->rbp = sc->rbp, tf->rbx = sc->rbx;
 	tf->rdx = sc->rdx, tf->rax = sc->rax, tf->rcx = sc->rcx, tf->rsp = sc->rsp;
 	tf->rip = sc->rip;
-	tf->rflags = (tf->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS) | 0x200;
-	tf->cs = USER_CS;
-	tf->ss = USER_DS;
+	tf->rflags = (tf->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS) | RFLAGS_IF;
+	/*
+	 * Whatever segments the frame names, with user privilege: a bad one
+	 * makes the return itself fault (entry.S, iret_to_user), and the
+	 * program gets that signal. A frame from an old program that did not
+	 * ask for strict SS (DOSEMU's) gets the flat SS when the one it names
+	 * is unusable and the code is 64-bit.
+	 */
+	tf->cs = sc->cs | 3;
+	tf->ss = sc->ss | 3;
+	if (!(f.uc.uc_flags & UC_STRICT_RESTORE_SS) && tf->cs == USER_CS)
+		tf->ss = valid_ss(tf->ss);
 	tf->error = -1; /* not a syscall to restart */
 	current->blocked = f.uc.uc_sigmask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+	if (restore_altstack((const struct user_stack __user *)(frame_addr + offsetof(struct rt_sigframe, uc.uc_stack))))
+		goto bad;
 	return tf->rax; /* the dispatcher stores this back in rax */
 
 bad:

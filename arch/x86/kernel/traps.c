@@ -39,6 +39,8 @@ extern char isr_stubs[];
 #define VEC_BREAKPOINT 3
 #define VEC_INVALID_OP 6
 #define VEC_DOUBLE_FAULT 8
+#define VEC_SEGMENT_NP 11
+#define VEC_STACK_SEGMENT 12
 #define VEC_GP 13
 #define VEC_PAGE_FAULT 14
 
@@ -244,6 +246,10 @@ static void user_fault(struct trapframe *tf, uint64_t cr2)
 	case VEC_BREAKPOINT:
 		sig = SIGTRAP;
 		goto trap;
+	case VEC_SEGMENT_NP:
+	case VEC_STACK_SEGMENT:
+		sig = SIGBUS; /* as Linux's do_error_trap for #NP and #SS */
+		goto trap;
 	default:
 	trap:
 		printk(KERN_INFO "traps: %s[%d] %s ip:%lx sp:%lx error:%lx\n",
@@ -310,8 +316,40 @@ static void page_fault(struct trapframe *tf)
 	kernel_oops(tf, cr2);
 }
 
+/*
+ * iretq to user mode faulted (entry.S, iret_to_user): the fault is the
+ * user's, not the kernel's. The registers were already the user's when it
+ * struck, so tf holds them; the frame iretq was reading (its tail, rip to
+ * ss) is the top of the kernel stack, current->tf. Rebuild current->tf as
+ * if the fault had happened in user mode at the rip it was returning to,
+ * and take it as a user fault there: SIGSEGV for #GP, SIGBUS for #NP and
+ * #SS, as Linux's fixup_bad_iret leads to. Never returns.
+ */
+static bool is_bad_iret(const struct trapframe *tf)
+{
+	extern char iret_to_user[];
+
+	return !trap_from_user(tf) && tf->rip == (uint64_t)iret_to_user && current &&
+	       (tf->vector == VEC_GP || tf->vector == VEC_SEGMENT_NP || tf->vector == VEC_STACK_SEGMENT) &&
+	       tf->rsp == (uint64_t)&current->tf->rip && trap_from_user(current->tf);
+}
+
+static void __noreturn fixup_bad_iret(struct trapframe *tf)
+{
+	struct trapframe *user = current->tf, fixed = *tf;
+
+	fixed.rip = user->rip, fixed.cs = user->cs, fixed.rflags = user->rflags;
+	fixed.rsp = user->rsp, fixed.ss = user->ss;
+	*user = fixed; /* tf lies below user, partly over it: copied first */
+	user_fault(user, 0);
+	prepare_return_to_user(user);
+	return_to_user(user);
+}
+
 void trap_handler(struct trapframe *tf)
 {
+	if (is_bad_iret(tf))
+		fixup_bad_iret(tf);
 	if (tf->vector >= IRQ_BASE)
 		irq_dispatch(tf);
 	else if (tf->vector == VEC_PAGE_FAULT)
