@@ -60,6 +60,37 @@ long sys_close(int fd)
 	return 0;
 }
 
+#define CLOSE_RANGE_UNSHARE (1U << 1)
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+
+/*
+ * close_range(2): close descriptors fd..max_fd (those open; the range may
+ * run past the table), or with CLOSE_RANGE_CLOEXEC mark them close-on-exec.
+ * CLOSE_RANGE_UNSHARE first gives the caller a table of its own if it
+ * shares one (CLONE_FILES), so that the others keep theirs.
+ */
+long sys_close_range(unsigned int fd, unsigned int max_fd, unsigned int flags)
+{
+	if ((flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) || fd > max_fd)
+		return -EINVAL;
+	if ((flags & CLOSE_RANGE_UNSHARE) && current->files->count > 1) {
+		struct files_struct *own = files_dup(current->files);
+		if (!own)
+			return -ENOMEM;
+		files_put(current->files);
+		current->files = own;
+	}
+	for (unsigned int i = fd; i <= max_fd && i < NR_OPEN; i++) {
+		if (!current->files->fd[i])
+			continue;
+		if (flags & CLOSE_RANGE_CLOEXEC)
+			fd_set_cloexec(current->files, i, true);
+		else
+			fput(fd_remove(current->files, i));
+	}
+	return 0;
+}
+
 /* ---- access --------------------------------------------------------------- */
 
 #define ACCESS_AT_FLAGS (AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)

@@ -16,7 +16,8 @@
 	X(0, read) X(1, write) X(8, lseek) X(17, pread64) X(18, pwrite64)      \
 	X(19, readv) X(20, writev) X(295, preadv) X(296, pwritev)              \
 	/* fs/open.c */                                                        \
-	X(2, open) X(3, close) X(85, creat) X(257, openat) X(21, access)       \
+	X(2, open) X(3, close) X(436, close_range) X(85, creat) X(257, openat) \
+	X(21, access)                                                          \
 	X(269, faccessat) X(439, faccessat2) X(80, chdir) X(81, fchdir)        \
 	X(76, truncate) X(77, ftruncate) X(90, chmod) X(91, fchmod)            \
 	X(268, fchmodat) X(95, umask) X(92, chown) X(93, fchown)               \
@@ -46,6 +47,9 @@
 	X(138, fstatfs) X(162, sync) X(306, syncfs) X(74, fsync)               \
 	X(75, fdatasync) X(280, utimensat) X(235, utimes) X(261, futimesat)    \
 	X(132, utime) X(40, sendfile) X(78, getdents)                          \
+	/* mm/mincore.c, mm/mlock.c */                                         \
+	X(27, mincore) X(149, mlock) X(325, mlock2) X(150, munlock)            \
+	X(151, mlockall) X(152, munlockall)                                    \
 	/* mm/mmap.c */                                                        \
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
 	X(28, madvise) X(26, msync)                                            \
@@ -83,6 +87,10 @@
 	/* LAB 01: BEGIN */                                                     \
 	X(204, sched_getaffinity)                                              \
 	/* LAB 01: END */                                                       \
+	/* kernel/sched/core.c */                                               \
+	X(203, sched_setaffinity)                                              \
+	/* kernel/sched/membarrier.c */                                         \
+	X(324, membarrier)                                                     \
 	/* kernel/exec_domain.c */                                             \
 	X(135, personality)                                                    \
 	/* kernel/time/sys_time.c */                                            \

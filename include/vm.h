@@ -103,6 +103,9 @@ struct mm {
 	/* The auxiliary vector exec gave the program, up to AT_NULL:
 	 * /proc/PID/auxv. */
 	uint64_t saved_auxv[AT_VECTOR_SIZE];
+	/* membarrier(2) registrations (kernel/sched/membarrier.c): kept
+	 * across fork, none after exec (a new mm). */
+	int membarrier_state;
 };
 #define SUID_DUMP_DISABLE 0 /* no: it runs with privileges its user lacks */
 #define SUID_DUMP_USER 1    /* yes */

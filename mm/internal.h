@@ -56,6 +56,11 @@ uint64_t vm_pte_flags(unsigned vm_flags);
  */
 uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create);
 
+/* Fault in every page of [start, end) as a read (or write) would
+ * (mm/mmap.c): -ENOMEM for a page in no area or no memory, -EINVAL where
+ * the area forbids the access, -EFAULT past the end of a file. */
+int populate(struct mm *mm, uint64_t start, uint64_t end, bool write);
+
 /* Drop the reference of every frame mapped in [start, end) (freeing those
  * that had no other owner), and free the tables left empty. */
 void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end);

@@ -444,7 +444,7 @@ static bool advice_known(unsigned long advice)
  * breaks copy-on-write). As in Linux, -EINVAL where the area does not allow
  * that access (its own PROT_READ or PROT_WRITE), -ENOMEM when memory runs
  * out or a page is in no area. */
-static int populate(struct mm *mm, uint64_t start, uint64_t end, bool write)
+int populate(struct mm *mm, uint64_t start, uint64_t end, bool write)
 {
 	for (uint64_t va = start; va < end; va += PAGE_SIZE) {
 		struct vma *v = vma_find(mm, va);

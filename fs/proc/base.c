@@ -54,6 +54,7 @@ static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | 
 #define TASK_INO 0x4000
 #define TID_INO_BASE 0x4001
 #define SELF_INO 0xEFFFFFFFUL
+#define THREAD_SELF_INO 0xEFFFFFFEUL
 
 /* The task behind a per-process inode, or NULL once it is reaped. */
 static struct task *inode_task(struct inode *inode)
@@ -771,34 +772,49 @@ static const struct file_operations proc_fd_dir_fops = {
 
 /* ---- the root's part: /proc/self and /proc/PID --------------------------------------- */
 
+/* A symlink of /proc to target, with inode number ino. */
+static struct dentry *proc_link_dentry(struct dentry *parent, const char *name, size_t len,
+				       ino_t ino, const char *target)
+{
+	struct inode *inode = proc_new_inode(parent->d_sb, S_IFLNK | 0777, ino);
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	PROC_I(inode)->link = kmalloc(strlen(target) + 1);
+	if (!PROC_I(inode)->link) {
+		iput(inode);
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(PROC_I(inode)->link, target, strlen(target) + 1);
+	inode->i_size = strlen(target);
+	return proc_detached_dentry(parent, name, len, inode);
+}
+
+/* /proc/self names the caller's process, /proc/thread-self its thread
+ * (PID/task/TID); the kernel's own threads have neither. */
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len)
 {
-	struct super_block *sb = parent->d_sb;
 	struct inode *inode;
 	struct task *t;
+	char buf[32];
 	long pid;
 
 	if (len == 4 && memcmp(name, "self", 4) == 0) {
-		char buf[16];
 		if (!current || !current->pid)
 			return NULL;
-		inode = proc_new_inode(sb, S_IFLNK | 0777, SELF_INO);
-		if (!inode)
-			return ERR_PTR(-ENOMEM);
 		snprintf(buf, sizeof(buf), "%d", current->tgid);
-		PROC_I(inode)->link = kmalloc(strlen(buf) + 1);
-		if (!PROC_I(inode)->link) {
-			iput(inode);
-			return ERR_PTR(-ENOMEM);
-		}
-		memcpy(PROC_I(inode)->link, buf, strlen(buf) + 1);
-		inode->i_size = strlen(buf);
-		return proc_detached_dentry(parent, name, len, inode);
+		return proc_link_dentry(parent, name, len, SELF_INO, buf);
+	}
+	if (len == 11 && memcmp(name, "thread-self", 11) == 0) {
+		if (!current || !current->pid)
+			return NULL;
+		snprintf(buf, sizeof(buf), "%d/task/%d", current->tgid, current->pid);
+		return proc_link_dentry(parent, name, len, THREAD_SELF_INO, buf);
 	}
 	pid = parse_number(name, len);
 	if (pid <= 0 || !(t = find_task(pid)))
 		return NULL;
-	inode = pid_inode(sb, t, S_IFDIR | 0555, pid_ino(t->pid, 0));
+	inode = pid_inode(parent->d_sb, t, S_IFDIR | 0555, pid_ino(t->pid, 0));
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
 	inode->i_nlink = 3; /* ".", its name, fd/".." */
@@ -811,6 +827,12 @@ void proc_pid_readdir(struct dir_context *ctx)
 {
 	if (ctx->pos == PROC_SELF_POS) {
 		if (current && current->pid && !dir_emit(ctx, "self", 4, SELF_INO, DT_LNK))
+			return;
+		ctx->pos = PROC_THREAD_SELF_POS;
+	}
+	if (ctx->pos == PROC_THREAD_SELF_POS) {
+		if (current && current->pid &&
+		    !dir_emit(ctx, "thread-self", 11, THREAD_SELF_INO, DT_LNK))
 			return;
 		ctx->pos = PROC_PID_POS;
 	}

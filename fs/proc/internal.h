@@ -49,9 +49,10 @@ static inline struct proc_inode *PROC_I(struct inode *inode) { return inode->i_p
 
 #define PROC_ROOT_INO 1
 /* Readdir positions in /proc: the registered entries from DIR_POS_FIRST,
- * then "self", then one per process. */
+ * then "self", "thread-self", then one per process. */
 #define PROC_SELF_POS 0x10000
-#define PROC_PID_POS 0x10001
+#define PROC_THREAD_SELF_POS 0x10001
+#define PROC_PID_POS 0x10002
 
 /* A new inode on sb (uid/gid root); NULL if out of memory. Directories get
  * the directory operations, symlinks the link operations; for files the

@@ -13,6 +13,7 @@
 #include <cpu.h>
 #include <sched.h>
 #include <trap.h>
+#include <uaccess.h>
 #include <vm.h>
 #include <x86.h>
 
@@ -190,4 +191,28 @@ void __noreturn cpu_idle(void)
 		/* sti takes effect after the next instruction: no lost wake-up. */
 		__asm__ volatile("sti; hlt" ::: "memory");
 	}
+}
+
+/*
+ * sched_setaffinity(2): the CPUs thread pid (0: the caller) may run on, a
+ * bit mask of len bytes. Only the first unsigned long counts (this kernel
+ * has one CPU, as Linux's cpumask_size() then is), a shorter mask reads
+ * as zeros; it must name CPU 0, else EINVAL (no CPU it could run on).
+ * Another user's thread needs CAP_SYS_NICE (EPERM), as on Linux.
+ */
+long sys_sched_setaffinity(pid_t pid, unsigned int len, const unsigned long __user *user_mask)
+{
+	unsigned long mask = 0;
+	struct task *t = pid ? (pid > 0 ? find_task(pid) : NULL) : current;
+
+	if (copy_from_user(&mask, user_mask, MIN(len, sizeof(mask))))
+		return -EFAULT;
+	if (!t)
+		return -ESRCH;
+	if (!capable(CAP_SYS_NICE) && current_euid() != task_cred(t)->euid &&
+	    current_euid() != task_cred(t)->uid)
+		return -EPERM;
+	if (!(mask & 1))
+		return -EINVAL;
+	return 0;
 }
