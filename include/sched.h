@@ -191,6 +191,12 @@ struct task {
 	unsigned int flags;     /* PF_* */
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
+	/* I/O port access (arch/x86/kernel/ioport.c): ioperm's bitmap
+	 * (IO_BITMAP_BYTES, a bit a port, 1 denied) or NULL for none; iopl's
+	 * level (3: every port). */
+	uint8_t *io_bitmap;
+	int iopl_emul;
+	bool iopl_warned;       /* the cli/sti message was printed once */
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
 	/* Credentials (include/cred.h): as others see it, and as it acts. */
@@ -226,6 +232,14 @@ struct task {
 };
 
 extern struct task *current;
+
+/* arch/x86/kernel/ioport.c */
+#define IO_BITMAP_BYTES (65536 / 8)
+void io_bitmap_switch(struct task *next);              /* into the TSS */
+int io_bitmap_fork(struct task *child, struct task *parent); /* 0 or -ENOMEM */
+void io_bitmap_exit(struct task *t);
+struct trapframe;
+bool fixup_iopl_exception(struct trapframe *tf);       /* cli/sti after iopl(3) */
 extern volatile uint64_t jiffies; /* timer ticks since boot */
 #define HZ 100
 

@@ -93,6 +93,8 @@
 	X(324, membarrier)                                                     \
 	/* kernel/exec_domain.c */                                             \
 	X(135, personality)                                                    \
+	/* arch/x86/kernel/ioport.c */                                         \
+	X(172, iopl) X(173, ioperm)                                            \
 	/* kernel/time/sys_time.c */                                            \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
 	X(229, clock_getres) X(96, gettimeofday)                               \

@@ -220,7 +220,8 @@ static long kernel_clone(struct kernel_clone_args *args)
 	child->mm = flags & CLONE_VM ? mm_get(parent->mm) : mm_fork(parent->mm);
 	child->files = flags & CLONE_FILES ? files_get(parent->files) : files_dup(parent->files);
 	child->fs = flags & CLONE_FS ? fs_get(parent->fs) : fs_dup(parent->fs);
-	if (!child->signal || !child->sighand || !child->mm || !child->files || !child->fs)
+	if (!child->signal || !child->sighand || !child->mm || !child->files || !child->fs ||
+	    io_bitmap_fork(child, parent))
 		goto nomem;
 
 	if (parent->exe_file)

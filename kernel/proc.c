@@ -101,6 +101,7 @@ void free_task(struct task *t)
 	}
 	irq_restore(irq);
 	exit_signal_state(t);
+	io_bitmap_exit(t);
 	put_cred(t->real_cred);
 	put_cred(t->cred);
 	kstack_free(t->kstack);

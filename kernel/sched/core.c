@@ -98,6 +98,7 @@ void schedule(void)
 			uint64_t top = (uint64_t)next->kstack + KSTACK_SIZE;
 			tss_set_kernel_stack(top);
 			syscall_set_kernel_stack(top);
+			io_bitmap_switch(next);
 			mm_activate(next->mm);
 			wrmsr(MSR_FS_BASE, next->fs_base);
 			wrmsr(MSR_GS_BASE, next->gs_base);

@@ -2,10 +2,13 @@
  * gdt.c - segments and the TSS. Long mode barely uses segments, but the
  * CPU still needs descriptors for kernel and user code and data, laid out
  * the way syscall/sysret expect, and a TSS that holds the stack to switch
- * to when an interrupt arrives in user mode (rsp0) and a spare stack for
- * double faults (ist1).
+ * to when an interrupt arrives in user mode (rsp0), a spare stack for
+ * double faults (ist1), and the I/O permission bitmap of the running
+ * thread (arch/x86/kernel/ioport.c).
  */
 #include <kernel.h>
+#include <sched.h>
+#include <string.h>
 #include <trap.h>
 #include <x86.h>
 
@@ -16,7 +19,13 @@ struct tss {
 	uint64_t ist[7];
 	uint64_t reserved2;
 	uint16_t reserved3, iomap_base;
+	/* A bit a port, 1 = denied; the CPU reads a byte past the last
+	 * port's, which must be all ones. */
+	uint8_t io_bitmap[IO_BITMAP_BYTES + 1];
 } __packed;
+
+#define IO_BITMAP_VALID offsetof(struct tss, io_bitmap)
+#define IO_BITMAP_INVALID 0xffff /* past the TSS's limit: every port denied */
 
 static struct tss tss;
 uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE] __attribute__((aligned(16)));
@@ -44,13 +53,24 @@ void tss_set_kernel_stack(uint64_t top)
 	tss.rsp0 = top;
 }
 
+/* The running thread's ports: bitmap (NULL: none), or every one. */
+void tss_set_io_bitmap(const uint8_t *bitmap, bool allow_all)
+{
+	if (allow_all)
+		memset(tss.io_bitmap, 0, IO_BITMAP_BYTES);
+	else if (bitmap)
+		memcpy(tss.io_bitmap, bitmap, IO_BITMAP_BYTES);
+	tss.iomap_base = allow_all || bitmap ? IO_BITMAP_VALID : IO_BITMAP_INVALID;
+}
+
 void gdt_init(void)
 {
 	uint64_t base = (uint64_t)&tss, limit = sizeof(tss) - 1;
 	struct desc_ptr ptr = { sizeof(gdt) - 1, (uint64_t)gdt };
 
 	tss.ist[0] = (uint64_t)double_fault_stack + sizeof(double_fault_stack);
-	tss.iomap_base = sizeof(tss);
+	tss.iomap_base = IO_BITMAP_INVALID;
+	tss.io_bitmap[IO_BITMAP_BYTES] = 0xff;
 	gdt[7] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) |
 		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[8] = base >> 32;

@@ -250,6 +250,10 @@ static void user_fault(struct trapframe *tf, uint64_t cr2)
 	case VEC_STACK_SEGMENT:
 		sig = SIGBUS; /* as Linux's do_error_trap for #NP and #SS */
 		goto trap;
+	case VEC_GP:
+		if (fixup_iopl_exception(tf))
+			return;
+		goto trap;
 	default:
 	trap:
 		printk(KERN_INFO "traps: %s[%d] %s ip:%lx sp:%lx error:%lx\n",
