@@ -1,6 +1,7 @@
 /*
  * sys_time.c - clock_gettime, gettimeofday, time and nanosleep.
  */
+#include <cred.h>
 #include <errno.h>
 #include <kernel.h>
 #include <sched.h>
@@ -15,6 +16,14 @@
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
+/* International Atomic Time: ahead of UTC by the TAI offset adjtimex sets,
+ * which is 0 until someone sets it (no adjtimex here: always 0). */
+#define CLOCK_TAI 11
+/* The clocks that would wake a suspended machine (the RTC's alarm): here
+ * the realtime and boot clocks, as this kernel never suspends. Sleeping
+ * on them needs CAP_WAKE_ALARM, as on Linux. */
+#define CLOCK_REALTIME_ALARM 8
+#define CLOCK_BOOTTIME_ALARM 9
 
 long sys_clock_gettime(int clock, struct timespec __user *tp)
 {
@@ -23,12 +32,15 @@ long sys_clock_gettime(int clock, struct timespec __user *tp)
 	switch (clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
+	case CLOCK_TAI:
+	case CLOCK_REALTIME_ALARM:
 		ktime_get_real(&ts);
 		break;
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
+	case CLOCK_BOOTTIME_ALARM:
 	/* No CPU-time accounting yet: a process's CPU clock is approximated
 	 * by the monotonic clock. */
 	case CLOCK_PROCESS_CPUTIME_ID:
@@ -160,8 +172,13 @@ long sys_clock_nanosleep(int clock, int flags, const struct timespec __user *req
 
 	if (clock == CLOCK_THREAD_CPUTIME_ID)
 		return -EINVAL;
+	if (clock == CLOCK_REALTIME_ALARM || clock == CLOCK_BOOTTIME_ALARM) {
+		if (!capable(CAP_WAKE_ALARM))
+			return -EPERM;
+		clock = clock == CLOCK_REALTIME_ALARM ? CLOCK_REALTIME : CLOCK_BOOTTIME;
+	}
 	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME &&
-	    clock != CLOCK_PROCESS_CPUTIME_ID)
+	    clock != CLOCK_TAI && clock != CLOCK_PROCESS_CPUTIME_ID)
 		return -EINVAL;
 	err = get_timespec(&ts, req);
 	if (err)
@@ -171,7 +188,7 @@ long sys_clock_nanosleep(int clock, int flags, const struct timespec __user *req
 		return do_nanosleep(deadline_after(deadline, ts.tv_sec, ts.tv_nsec), rem);
 	/* An absolute time on the given clock, as a monotonic deadline (now,
 	 * if it has passed). Seconds first: their product may not fit. */
-	if (clock == CLOCK_REALTIME)
+	if (clock == CLOCK_REALTIME || clock == CLOCK_TAI)
 		ktime_get_real(&now);
 	else
 		ktime_get_monotonic(&now);
@@ -191,7 +208,7 @@ long sys_clock_getres(int clock, struct timespec __user *res)
 {
 	struct timespec r = { 0, 1 }; /* the TSC clock counts nanoseconds */
 
-	if (clock < CLOCK_REALTIME || clock > CLOCK_BOOTTIME)
+	if ((clock < CLOCK_REALTIME || clock > CLOCK_BOOTTIME_ALARM) && clock != CLOCK_TAI)
 		return -EINVAL;
 	if (clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE)
 		r.tv_nsec = 1000000000 / HZ;

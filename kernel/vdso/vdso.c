@@ -42,6 +42,7 @@ struct timezone {
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
+#define CLOCK_TAI 11 /* the realtime clock plus a TAI offset of 0 */
 
 #define NR_clock_gettime 228
 #define NR_clock_getres 229
@@ -93,6 +94,7 @@ int __vdso_clock_gettime(int clock, struct timespec *ts)
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
+	case CLOCK_TAI:
 		break;
 	default: /* CPU-time clocks, or unknown: the kernel answers */
 		return syscall2(NR_clock_gettime, clock, (long)ts);
@@ -100,7 +102,7 @@ int __vdso_clock_gettime(int clock, struct timespec *ts)
 	ns = monotonic_ns(&epoch);
 	ts->tv_sec = ns / 1000000000;
 	ts->tv_nsec = ns % 1000000000;
-	if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE)
+	if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI)
 		ts->tv_sec += epoch;
 	return 0;
 }
