@@ -17,6 +17,7 @@
  *                  adds osrelease, version, hostname, domainname and /proc/version)
  *   sys/fs/        pipe-max-size, and the empty binfmt_misc, where the
  *                  binfmt_misc filesystem is mounted (fs/binfmt_misc.c)
+ *   sys/vm/        mmap_min_addr (read-only here: MMAP_MIN_ADDR)
  */
 #include "internal.h"
 #include <kasan.h>
@@ -249,6 +250,12 @@ static int show_pipe_max_size(struct seq_file *m)
 	return 0;
 }
 
+static int show_mmap_min_addr(struct seq_file *m)
+{
+	seq_printf(m, "%lu\n", MMAP_MIN_ADDR);
+	return 0;
+}
+
 /* ---- sysrq-trigger --------------------------------------------------------------------------- */
 
 /* Not a constant: the compiler must emit the write, not a trap instruction. */
@@ -296,4 +303,5 @@ void proc_misc_init(void)
 	proc_create("sys/kernel/ngroups_max", 0444, show_ngroups_max, NULL);
 	proc_create("sys/fs/pipe-max-size", 0444, show_pipe_max_size, NULL);
 	proc_mkdir("sys/fs/binfmt_misc");
+	proc_create("sys/vm/mmap_min_addr", 0444, show_mmap_min_addr, NULL);
 }
