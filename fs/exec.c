@@ -1099,6 +1099,7 @@ int begin_new_exec(struct linux_binprm *bprm)
 
 	/* Through AT_EMPTY_PATH, the name of the file loaded, not "N". */
 	task_set_comm(me, bprm->comm_from_dentry ? file_name(bprm->file) : bprm->filename);
+	rseq_execve(me);
 	flush_signal_handlers(me);
 
 	/* Install the new credentials. */

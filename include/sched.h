@@ -197,6 +197,13 @@ struct task {
 	uint8_t *io_bitmap;
 	int iopl_emul;
 	bool iopl_warned;       /* the cli/sti message was printed once */
+	/* rseq(2) (kernel/rseq.c): the registered struct rseq (0: none), its
+	 * signature, something happened since the thread left user mode
+	 * (a switch, a signal), and its fields need updating on the way back. */
+	uint64_t rseq;
+	uint32_t rseq_sig;
+	int rseq_event;
+	bool rseq_resume;
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
 	/* Credentials (include/cred.h): as others see it, and as it acts. */
@@ -232,6 +239,13 @@ struct task {
 };
 
 extern struct task *current;
+
+/* kernel/rseq.c */
+void rseq_handle_notify_resume(struct trapframe *tf); /* the way back to user mode */
+void rseq_signal_deliver(struct trapframe *tf);       /* before a handler's frame */
+void rseq_preempt(struct task *t);                    /* t is switched out */
+void rseq_fork(struct task *child, struct task *parent, bool same_vm);
+void rseq_execve(struct task *t);
 
 /* arch/x86/kernel/ioport.c */
 #define IO_BITMAP_BYTES (65536 / 8)

@@ -89,8 +89,8 @@
 	/* LAB 01: END */                                                       \
 	/* kernel/sched/core.c */                                               \
 	X(203, sched_setaffinity)                                              \
-	/* kernel/sched/membarrier.c */                                         \
-	X(324, membarrier)                                                     \
+	/* kernel/sched/membarrier.c, kernel/rseq.c */                          \
+	X(324, membarrier) X(334, rseq)                                        \
 	/* kernel/exec_domain.c */                                             \
 	X(135, personality)                                                    \
 	/* arch/x86/kernel/ioport.c */                                         \

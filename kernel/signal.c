@@ -604,6 +604,7 @@ void prepare_return_to_user(struct trapframe *tf)
 			do_group_exit(sig);
 		}
 		handle_interrupted_syscall(tf, ka);
+		rseq_signal_deliver(tf); /* an interrupted critical section aborts */
 		uint64_t old_mask = current->restore_mask ? current->saved_mask : current->blocked;
 		current->restore_mask = false;
 		if (setup_rt_frame(&info, ka, tf, old_mask)) {
@@ -627,6 +628,7 @@ void prepare_return_to_user(struct trapframe *tf)
 		current->blocked = current->saved_mask;
 		current->restore_mask = false;
 	}
+	rseq_handle_notify_resume(tf);
 }
 
 /* ---- system calls ---- */

@@ -89,6 +89,7 @@ void schedule(void)
 	kernel_ticks = 0;
 	if (next != prev) {
 		if (prev != &idle_task) {
+			rseq_preempt(prev);
 			fpu_save(&prev->fpu);
 			save_fsgs(prev); /* wrfsbase needs no system call */
 		}
