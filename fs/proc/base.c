@@ -29,9 +29,11 @@
  */
 #include "internal.h"
 #include <cred.h>
+#include <ksyms.h>
 #include <security.h>
 #include <mm.h>
 #include <sched.h>
+#include <trap.h>
 #include <uaccess.h>
 #include <vm.h>
 
@@ -402,6 +404,65 @@ static char *link_exe(struct task *t, char *buf, size_t size)
 	return t->exe_file ? proc_file_path(t->exe_file, buf, size) : ERR_PTR(-ENOENT);
 }
 
+/*
+ * /proc/PID/syscall: the system call the thread is in, as Linux prints it:
+ * its number, its six arguments, then the user stack pointer and
+ * instruction pointer; "-1 SP PC" when it is in user mode (it was
+ * interrupted there). The reader itself is in its read.
+ */
+static int show_syscall(struct seq_file *m, struct task *t)
+{
+	const struct trapframe *tf = t->tf;
+
+	if (!tf || !t->mm)
+		return 0;
+	if (tf->vector != TRAP_SYSCALL) {
+		seq_printf(m, "-1 0x%lx 0x%lx\n", tf->rsp, tf->rip);
+		return 0;
+	}
+	seq_printf(m, "%ld 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n", (long)(int)tf->error,
+		   tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9, tf->rsp, tf->rip);
+	return 0;
+}
+
+/* The functions that only put a task to sleep: wchan names their caller. */
+static bool sleep_function(const char *name)
+{
+	static const char *const names[] = { "schedule", "sleep_on", "sleep_until", "switch_context" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * /proc/PID/wchan: where a sleeping thread waits, the kernel function that
+ * put it to sleep ("do_wait", "pipe_read"...), found by following the
+ * frame pointers from where switch_context left its stack; "0" for a
+ * thread that runs or is runnable, and for readers that may not look into
+ * the process (as Linux).
+ */
+static int show_wchan(struct seq_file *m, struct task *t)
+{
+	uint64_t lo = (uint64_t)t->kstack, hi = lo + KSTACK_SIZE, off;
+	const char *name = NULL;
+
+	if (t != current && t->state == TASK_SLEEPING &&
+	    ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS) && t->ksp >= lo && t->ksp + 56 <= hi) {
+		/* switch_context pushed rbp, rbx, r12-r15 below its return address */
+		uint64_t *saved = (uint64_t *)t->ksp, rbp = saved[5], ret = saved[6];
+		for (int depth = 0; depth < 16; depth++) {
+			name = ksym_lookup(ret, &off);
+			if (!name || !sleep_function(name) || rbp < lo || rbp + 16 > hi || (rbp & 7))
+				break;
+			ret = ((uint64_t *)rbp)[1];
+			rbp = ((uint64_t *)rbp)[0];
+		}
+	}
+	seq_puts(m, name && !sleep_function(name) ? name : "0");
+	return 0;
+}
+
 /* What the magic links lead to (a reference), NULL if nothing. */
 static struct dentry *dentry_cwd(struct task *t) { return t->fs ? dget(t->fs->pwd) : NULL; }
 static struct dentry *dentry_root(struct task *t) { return t->fs ? dget(t->fs->root) : NULL; }
@@ -423,6 +484,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
 	{ "personality", S_IFREG | 0400, show_personality, NULL, NULL, true },
 	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false },
+	{ "syscall", S_IFREG | 0400, show_syscall, NULL, NULL, true },
 	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false },
 	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL, false },
 	{ "statm", S_IFREG | 0444, show_statm, NULL, NULL, false },
@@ -431,6 +493,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "root", S_IFLNK | 0777, NULL, NULL, link_root, true },
 	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe, true },
 	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL, false },
+	{ "wchan", S_IFREG | 0444, show_wchan, NULL, NULL, false },
 };
 
 /* Opening a per-process file: the restricted ones only for those who may
