@@ -404,7 +404,7 @@ RUN_INITRD := $(B)/initramfs$(if $(ROOTFS),-$(ROOTFS)).cpio
 # The terminal make runs in gives the console its size (init sets it):
 # "LINES=R COLUMNS=C", nothing when make has no terminal.
 TERM_SIZE := $(shell stty size 2> /dev/null | awk '{ print "LINES=" $$1, "COLUMNS=" $$2 }')
-RUN_APPEND := $(strip $(TERM_SIZE) $(APPEND)$(if $(filter debian,$(ROOTFS)), SHELL=/bin/bash))
+RUN_APPEND := $(strip $(TERM_SIZE) $(APPEND)$(if $(filter debian kselftest,$(ROOTFS)), SHELL=/bin/bash))
 
 ifneq ($(MODULES),y)
 all: $(B)/initramfs-debian.cpio
@@ -414,6 +414,23 @@ $(B)/initramfs-debian.cpio: initramfs-inputs
 	@PROGRAMS="$(DEBIAN_PROGRAMS)" BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
 		MODULES_TREE=$(B)/modules-root \
 		scripts/mkinitramfs.sh $@ $(U)/userland $$(test -d $(U)/debian/root && echo $(U)/debian/root) $(OVERLAY)
+
+# Linux's own selftests (tools/testing/selftests of Debian's
+# linux-source-6.1, the oracle's source), built by their Makefiles
+# (scripts/fetch-kselftests.sh, cached in $(U)/kselftest) and laid over the
+# Debian image (python3 for exec's binfmt_script.py, glibc for the tests
+# linked dynamically), with the runner /usr/lib/kselftests/run
+# (scripts/kselftest-run.sh). Not part of `make all`: make test and make
+# kselftest build it. The cases are tests/cases/kselftest/kselftest-DIR.
+KSELFTEST := $(U)/kselftest
+$(B)/initramfs-kselftest.cpio: initramfs-inputs scripts/kselftest-run.sh scripts/fetch-kselftests.sh
+	@scripts/fetch-debian.sh $(U)/debian $(DEBIAN_PKGS)
+	@scripts/fetch-kselftests.sh $(KSELFTEST)
+	@install -D -m 755 scripts/kselftest-run.sh $(KSELFTEST)/runner/usr/lib/kselftests/run
+	@PROGRAMS="$(DEBIAN_PROGRAMS)" BUSYBOX=$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN)) \
+		MODULES_TREE=$(B)/modules-root scripts/mkinitramfs.sh $@ $(U)/userland \
+		$$(test -d $(U)/debian/root && echo $(U)/debian/root) \
+		$$(test -d $(KSELFTEST)/root && echo $(KSELFTEST)/root) $(KSELFTEST)/runner
 
 # What the shell of make run needs and no more (init, busybox and its
 # applets, the tests' hello and t/, /etc, the directories and device nodes), for a
@@ -457,14 +474,26 @@ run-kernel: kernel $(RUN_INITRD)
 SHARD ?=
 CHECK_LABS ?= $(if $(wildcard .lab-starter)$(filter-out 1/%,$(SHARD)),no,yes)
 test: setup
-	$(MAKE) all
+	$(MAKE) all $(B)/initramfs-kselftest.cpio
 	$(MAKE) all MODULES=y
 	$(MAKE) unit
+	scripts/gen-syscalls-doc.sh --check
 ifeq ($(CHECK_LABS),yes)
 	$(if $(SANITIZE),,scripts/check-labs.sh)
 	scripts/gdb/selftest.sh
 endif
 	SANITIZE="$(SANITIZE)" SHARD="$(SHARD)" tests/run.sh
+
+# make kselftest: the cases of Linux's selftests alone, one boot a
+# directory: those that pass (tests/cases/kselftest/, in make test), then
+# those that do not yet (tests/pending/kselftest/); make kselftest DIR=exec:
+# one directory.
+KSELFTESTS = $$(tests/run.sh $(1) --list | sed -n 's,^kselftest/,,p' | \
+	grep -x '$(if $(DIR),kselftest-$(DIR),.*)' || true)
+.PHONY: kselftest
+kselftest: kernel $(B)/initramfs-kselftest.cpio
+	@cases=$(call KSELFTESTS,); [ -z "$$cases" ] || tests/run.sh $$cases
+	@cases=$(call KSELFTESTS,--pending); [ -z "$$cases" ] || tests/run.sh --pending $$cases || true
 
 # ---- the labs (labs/README.md) ----
 LAB ?=

@@ -4,10 +4,12 @@
 # so it is cheap to run before every make test. Needs root (or sudo) only
 # when something is missing; never asks a question.
 #   scripts/setup.sh fuzz   also what make fuzz needs: clang and libFuzzer
+# (rsync and linux-libc-dev: building Linux's selftests, make kselftest)
 set -euo pipefail
 
 packages=(qemu-system-x86 grub-pc-bin grub-common xorriso mtools musl-tools
-	cpio gcc libc6-dev make binutils xz-utils git python3 gdb socat)
+	cpio gcc libc6-dev make binutils xz-utils git python3 gdb socat
+	rsync linux-libc-dev)
 [ "${1:-}" = fuzz ] && packages+=(clang libclang-rt-dev)
 
 missing=()
