@@ -1063,6 +1063,45 @@ static int open_last(struct nameidata *nd, int flags, mode_t mode,
 	return 0;
 }
 
+/*
+ * open(DIR, O_TMPFILE | O_RDWR): a new regular file on DIR's filesystem
+ * that has no name, gone with its last descriptor (Linux's vfs_tmpfile).
+ * Here it is made under a name nobody chose, "#N" (N its inode number, the
+ * name Linux gives it too), and unlinked at once, before anyone else runs:
+ * /proc/PID/fd shows "DIR/#N (deleted)", as on Linux. Only the memory
+ * filesystems can (EOPNOTSUPP elsewhere); the directory must be writable.
+ */
+static struct file *open_tmpfile(struct dentry *dir, int flags, mode_t mode)
+{
+	struct inode *inode = dir->d_inode;
+	struct dentry *d = NULL;
+	struct file *file;
+	char name[24];
+	int err;
+
+	if (!S_ISDIR(inode->i_mode))
+		return ERR_PTR(-ENOTDIR);
+	err = may_create(dir);
+	if (err)
+		return ERR_PTR(err);
+	if (inode->i_sb->s_magic != TMPFS_MAGIC && inode->i_sb->s_magic != RAMFS_MAGIC)
+		return ERR_PTR(-EOPNOTSUPP);
+	do {
+		snprintf(name, sizeof(name), "#%lu", (unsigned long)inode->i_sb->s_next_ino);
+		err = vfs_create(dir, name, strlen(name), S_IFREG | (mode & 07777 & ~current_umask()), 0, &d);
+		if (err == -EEXIST)
+			inode->i_sb->s_next_ino++; /* someone took the name: the next */
+	} while (err == -EEXIST);
+	if (err)
+		return ERR_PTR(err);
+	file = vfs_open(d, flags & ~(O_TMPFILE | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC), open_fmode(flags));
+	if (!file)
+		file = ERR_PTR(-ENOMEM);
+	inode->i_op->unlink(inode, d);
+	dput(d);
+	return file;
+}
+
 struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, int at_flags)
 {
 	struct nameidata nd;
@@ -1072,6 +1111,11 @@ struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, 
 	bool created = false, must_be_dir;
 	int err;
 
+	/* O_TMPFILE: with O_DIRECTORY (its value has it), without O_CREAT,
+	 * and for writing (EINVAL), as Linux's build_open_flags. */
+	if ((flags & __O_TMPFILE) && ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE ||
+				      (flags & O_ACCMODE) == O_RDONLY))
+		return ERR_PTR(-EINVAL);
 	if (flags & O_PATH)
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	/* A final symlink is not followed: open_last gives ELOOP, may_open
@@ -1089,6 +1133,11 @@ struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, 
 	if (err)
 		return ERR_PTR(err);
 
+	if (flags & __O_TMPFILE) {
+		file = open_tmpfile(d, flags, mode);
+		dput(d);
+		return file;
+	}
 	/* What may be opened how: Linux's do_open and may_open. */
 	inode = d->d_inode;
 	if ((flags & O_CREAT) && S_ISDIR(inode->i_mode))

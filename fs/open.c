@@ -91,6 +91,38 @@ long sys_close_range(unsigned int fd, unsigned int max_fd, unsigned int flags)
 	return 0;
 }
 
+/*
+ * fallocate(2): Linux's vfs_fallocate checks, in its order, then the
+ * filesystem's own (only tmpfs has one here).
+ */
+long sys_fallocate(int fd, int mode, loff_t offset, loff_t len)
+{
+	struct file *file = fcheck(fd);
+	struct inode *inode;
+
+	if (!file || (file->f_mode & FMODE_PATH))
+		return -EBADF;
+	inode = file->f_inode;
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if ((mode & ~FALLOC_FL_KNOWN) ||
+	    ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE)))
+		return -EOPNOTSUPP;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -ENODEV;
+	if ((uint64_t)offset + (uint64_t)len > (uint64_t)MAX_LFS_FILESIZE)
+		return -EFBIG;
+	if (!file->f_op || !file->f_op->fallocate)
+		return -EOPNOTSUPP;
+	return file->f_op->fallocate(file, mode, offset, len);
+}
+
 /* ---- access --------------------------------------------------------------- */
 
 #define ACCESS_AT_FLAGS (AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)

@@ -172,6 +172,55 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 	return 0;
 }
 
+/* Zero [from, to) of the file's pages; pages wholly inside are freed (a
+ * hole reads as zeros), and mappings let go of them. */
+static void ramfs_punch_hole(struct inode *inode, loff_t from, loff_t to)
+{
+	size_t first_whole = ALIGN_UP((uint64_t)from, PAGE_SIZE) >> PAGE_SHIFT;
+
+	for (loff_t pos = from; pos < to;) {
+		size_t idx = (size_t)pos >> PAGE_SHIFT, off = pos & (PAGE_SIZE - 1);
+		size_t n = MIN(PAGE_SIZE - off, (size_t)(to - pos));
+		char *page = idx < inode->i_page_slots ? inode->i_pages[idx] : NULL;
+		if (page && n == PAGE_SIZE) {
+			put_page(page);
+			inode->i_pages[idx] = NULL;
+			account_pages(inode, -1);
+		} else if (page) {
+			memset(page + off, 0, n);
+		}
+		pos += n;
+	}
+	unmap_mapping_range(inode, first_whole);
+}
+
+/*
+ * fallocate(2) on tmpfs (Linux's shmem_fallocate; its ramfs has none):
+ * give [offset, offset + len) its pages now, growing the file unless
+ * FALLOC_FL_KEEP_SIZE, or with FALLOC_FL_PUNCH_HOLE free them. The other
+ * modes: EOPNOTSUPP. vfs_fallocate (fs/open.c) checked the rest.
+ */
+static long ramfs_fallocate(struct file *file, int mode, loff_t offset, loff_t len)
+{
+	struct inode *inode = file->f_inode;
+
+	if (inode->i_sb->s_magic != TMPFS_MAGIC || (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE)))
+		return -EOPNOTSUPP;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		ramfs_punch_hole(inode, offset, MIN(offset + len, inode->i_size));
+		inode_touch_mtime(inode);
+		return 0;
+	}
+	for (loff_t pos = ALIGN_DOWN(offset, PAGE_SIZE); pos < offset + len; pos += PAGE_SIZE)
+		if (!ramfs_get_page(inode, pos))
+			return -ENOSPC; /* as shmem says it when memory runs out */
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && offset + len > inode->i_size) {
+		inode->i_size = offset + len;
+		inode_touch_mtime(inode);
+	}
+	return 0;
+}
+
 void *find_get_page(struct file *file, uint64_t index)
 {
 	struct inode *inode = file->f_inode;
@@ -399,6 +448,7 @@ static const struct file_operations ramfs_file_fops = {
 	.read = ramfs_read,
 	.write = ramfs_write,
 	.llseek = generic_file_llseek,
+	.fallocate = ramfs_fallocate,
 };
 
 static const struct file_operations ramfs_dir_fops = {

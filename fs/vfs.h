@@ -400,7 +400,13 @@ struct file_operations {
 	 * with poll_wakeup(). NULL: always readable and writable.
 	 */
 	unsigned int (*poll)(struct file *file);
+	/* fallocate(2) after the generic checks (fs/open.c); NULL: EOPNOTSUPP. */
+	long (*fallocate)(struct file *file, int mode, loff_t offset, loff_t len);
 };
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+/* Every mode bit Linux knows (FALLOC_FL_SUPPORTED_MASK). */
+#define FALLOC_FL_KNOWN 0x7f
 
 struct file {
 	int f_count;

@@ -50,6 +50,8 @@ struct fs_struct;
 #define O_NOFOLLOW 00400000
 #define O_CLOEXEC 02000000
 #define O_PATH 010000000
+#define __O_TMPFILE 020000000
+#define O_TMPFILE (__O_TMPFILE | O_DIRECTORY)
 /*
  * Kernel-only open flag (Linux's __FMODE_EXEC): open for execve. The file
  * is opened for reading but checked for MAY_EXEC instead of MAY_READ, so a

@@ -17,7 +17,7 @@
 	X(19, readv) X(20, writev) X(295, preadv) X(296, pwritev)              \
 	/* fs/open.c */                                                        \
 	X(2, open) X(3, close) X(436, close_range) X(85, creat) X(257, openat) \
-	X(21, access)                                                          \
+	X(21, access) X(285, fallocate)                                        \
 	X(269, faccessat) X(439, faccessat2) X(80, chdir) X(81, fchdir)        \
 	X(76, truncate) X(77, ftruncate) X(90, chmod) X(91, fchmod)            \
 	X(268, fchmodat) X(95, umask) X(92, chown) X(93, fchown)               \
