@@ -1067,6 +1067,7 @@ int begin_new_exec(struct linux_binprm *bprm)
 	me->mm = bprm->mm;
 	bprm->mm = NULL;
 	mm_activate(me->mm);
+	load_mm_ldt(me->mm); /* the old table went with the old mm */
 	vfork_release(me);
 	if (old_mm)
 		mm_put(old_mm);

@@ -95,6 +95,8 @@
 	X(135, personality)                                                    \
 	/* arch/x86/kernel/ioport.c */                                         \
 	X(172, iopl) X(173, ioperm)                                            \
+	/* arch/x86/kernel/ldt.c */                                            \
+	X(154, modify_ldt)                                                     \
 	/* kernel/time/sys_time.c */                                            \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
 	X(229, clock_getres) X(96, gettimeofday)                               \

@@ -106,7 +106,13 @@ struct mm {
 	/* membarrier(2) registrations (kernel/sched/membarrier.c): kept
 	 * across fork, none after exec (a new mm). */
 	int membarrier_state;
+	/* modify_ldt's descriptors (arch/x86/kernel/ldt.c), NULL for none. */
+	struct ldt *ldt;
 };
+/* arch/x86/kernel/ldt.c */
+void load_mm_ldt(struct mm *mm);                    /* the scheduler, at a switch */
+int ldt_dup(struct mm *child, struct mm *parent);   /* fork: 0 or -ENOMEM */
+void ldt_free(struct mm *mm);
 #define SUID_DUMP_DISABLE 0 /* no: it runs with privileges its user lacks */
 #define SUID_DUMP_USER 1    /* yes */
 

@@ -202,6 +202,7 @@ void do_exit(int status)
 	set_exe_file(t, NULL);
 	vfork_release(t);
 	mm_activate(NULL);
+	load_mm_ldt(NULL);
 	if (t->mm)
 		mm_put(t->mm);
 	t->mm = NULL;

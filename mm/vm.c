@@ -511,6 +511,7 @@ void mm_put(struct mm *mm)
 	free_page(mm->pml4);
 	nr_pgtable_pages--;
 	free_areas(mm);
+	ldt_free(mm);
 	kfree(mm);
 }
 
@@ -525,6 +526,8 @@ struct mm *mm_fork(struct mm *parent)
 	mm->pml4 = pml4;
 	mm->users = 1;
 	mm->vmas = NULL;
+	if (ldt_dup(mm, parent))
+		goto fail;
 
 	struct vma **tail = &mm->vmas;
 	for (struct vma *v = parent->vmas; v; v = v->next) {

@@ -101,6 +101,7 @@ void schedule(void)
 			syscall_set_kernel_stack(top);
 			io_bitmap_switch(next);
 			mm_activate(next->mm);
+			load_mm_ldt(next->mm);
 			wrmsr(MSR_FS_BASE, next->fs_base);
 			wrmsr(MSR_GS_BASE, next->gs_base);
 		}

@@ -41,7 +41,9 @@ static uint64_t gdt[] = {
 	SEG(0xf2, 0xc), /* 0x28 user data */
 	SEG(0xfa, 0xa), /* 0x30 user code, 64-bit */
 	0, 0,           /* 0x38 TSS, two slots */
+	0, 0,           /* 0x48 a process's LDT (arch/x86/kernel/ldt.c), two slots */
 };
+#define LDT_SEL 0x48
 
 struct desc_ptr {
 	uint16_t limit;
@@ -51,6 +53,22 @@ struct desc_ptr {
 void tss_set_kernel_stack(uint64_t top)
 {
 	tss.rsp0 = top;
+}
+
+/* Point the LDT descriptor at table (nr_entries descriptors) and load
+ * LDTR with it; a NULL table loads the null selector. */
+void gdt_load_ldt(const void *table, unsigned int nr_entries)
+{
+	uint64_t base = (uint64_t)table, limit = nr_entries * 8 - 1;
+
+	if (!table) {
+		__asm__ volatile("lldt %w0" ::"r"(0));
+		return;
+	}
+	gdt[LDT_SEL / 8] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x82UL << 40) |
+			   (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[LDT_SEL / 8 + 1] = base >> 32;
+	__asm__ volatile("lldt %w0" ::"r"(LDT_SEL));
 }
 
 /* The running thread's ports: bitmap (NULL: none), or every one. */
