@@ -163,6 +163,10 @@ struct restart_block {
 
 struct task {
 	pid_t pid;              /* the thread id */
+	/* Unique for the kernel's whole life, unlike pid numbers, which are
+	 * reused: a pidfd (kernel/pid.c) and a /proc/PID inode name their
+	 * process by it, so that they never come to mean another one. */
+	uint64_t serial;
 	pid_t tgid;             /* the process id: the group leader's pid */
 	/* The process group and session: the same in every thread of a
 	 * process (setpgid and setsid change them all). */
@@ -239,6 +243,8 @@ void make_runnable(struct task *t);
 /* The task with this thread id (any thread, as Linux's find_task_by_vpid);
  * NULL if none, or if it is released. A zombie is still found. */
 struct task *find_task(pid_t pid);
+/* The task given this serial at fork (not released), or NULL. */
+struct task *find_task_by_serial(uint64_t serial);
 /* Iterate over every task (for wait, reparenting and /proc). */
 struct task *first_task(void);
 static inline bool thread_group_leader(const struct task *t) { return t->group_leader == t; }

@@ -264,8 +264,13 @@ int de_thread(struct task *me)
 		}
 		if (leader != me) {
 			pid_t tid = me->pid;
+			uint64_t serial = me->serial;
 			me->pid = leader->pid;
 			leader->pid = tid;
+			/* The process stays the one its pidfds and /proc/PID
+			 * name (Linux: the thread takes the leader's struct pid). */
+			me->serial = leader->serial;
+			leader->serial = serial;
 			me->tgid = me->pid;
 			me->start_time = leader->start_time;
 			me->parent = leader->parent;

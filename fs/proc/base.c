@@ -48,18 +48,22 @@ struct pid_entry {
 };
 
 /* Inode numbers: PID directories and their files (1 + index), fds at
- * 0x100 + fd, task/ and the TID directories in it from 0x4000. */
+ * 0x100 + fd, fdinfo files at 0x200 + fd, task/ and the TID directories in it from 0x4000. */
 static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | idx; }
 #define FD_INO_BASE 0x100
+#define FDINFO_INO_BASE 0x200
 #define TASK_INO 0x4000
 #define TID_INO_BASE 0x4001
 #define SELF_INO 0xEFFFFFFFUL
 #define THREAD_SELF_INO 0xEFFFFFFEUL
 
-/* The task behind a per-process inode, or NULL once it is reaped. */
+/* The task behind a per-process inode, or NULL once it is reaped (even if
+ * its pid now names another task). */
 static struct task *inode_task(struct inode *inode)
 {
-	return find_task(PROC_I(inode)->pid);
+	struct task *t = find_task(PROC_I(inode)->pid);
+
+	return t && t->serial == PROC_I(inode)->serial ? t : NULL;
 }
 
 /* ---- paths of files, for the symlinks -------------------------------------- */
@@ -509,6 +513,7 @@ static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mo
 	if (mode != (S_IFDIR | 0555) && (!t->mm || t->mm->dumpable != SUID_DUMP_USER))
 		inode->i_uid = inode->i_gid = 0;
 	PROC_I(inode)->pid = t->pid;
+	PROC_I(inode)->serial = t->serial;
 	return inode;
 }
 
