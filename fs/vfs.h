@@ -78,6 +78,7 @@ struct super_block {
 #define TMPFS_MAGIC 0x01021994
 #define PROC_SUPER_MAGIC 0x9fa0
 #define PIPEFS_MAGIC 0x50495045
+#define ANON_INODE_FS_MAGIC 0x09041934
 #define BINFMTFS_MAGIC 0x42494e4d
 
 #define SB_RDONLY 1             /* read-only: writes give EROFS */
@@ -400,6 +401,9 @@ struct file_operations {
 	 * with poll_wakeup(). NULL: always readable and writable.
 	 */
 	unsigned int (*poll)(struct file *file);
+	/* Optional: the file's own lines of /proc/PID/fdinfo/N, after the
+	 * common ones (fs/proc/fdinfo.c). */
+	void (*show_fdinfo)(struct seq_file *m, struct file *file);
 };
 
 struct file {
@@ -412,6 +416,9 @@ struct file {
 	const struct file_operations *f_op;
 	void *private_data;
 	unsigned long f_version; /* for the file's own use (FIFOs: writers seen at open) */
+	/* A file of anon_inodefs (fs/anon_inodes.c): what it is, "[pidfd]";
+	 * /proc/PID/fd/N shows "anon_inode:[pidfd]". NULL for the others. */
+	const char *f_anon_name;
 };
 
 /* A new file on dentry (or on inode alone when dentry is NULL), with one

@@ -104,7 +104,10 @@ char *proc_file_path(struct file *file, char *buf, size_t size)
 		snprintf(buf, size, "pipe:[%lu]", (unsigned long)file->f_inode->i_ino);
 		return buf;
 	}
-	snprintf(buf, size, "anon_inode:[%lu]", (unsigned long)file->f_inode->i_ino);
+	if (file->f_anon_name)
+		snprintf(buf, size, "anon_inode:%s", file->f_anon_name);
+	else
+		snprintf(buf, size, "anon_inode:[%lu]", (unsigned long)file->f_inode->i_ino);
 	return buf;
 }
 
@@ -416,12 +419,18 @@ static struct dentry *dentry_exe(struct task *t)
 
 #define DIR_FD_MODE (S_IFDIR | 0500)
 #define DIR_TASK_MODE (S_IFDIR | 0555)
+#define DIR_FDINFO_MODE (S_IFDIR | 0555)
+/* The directories among pid_entries, by their index. */
+#define PE_TASK 0
+#define PE_FD 1
+#define PE_FDINFO 2
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
 static const struct pid_entry pid_entries[] = {
 	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false },
 	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false },
+	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true },
 	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
@@ -451,6 +460,8 @@ int proc_pid_open(struct inode *inode)
 	return 0;
 }
 
+static int show_fdinfo(struct seq_file *m, struct task *t, int fd);
+
 int proc_pid_show(struct inode *inode, struct seq_file *m)
 {
 	struct task *t = inode_task(inode);
@@ -458,6 +469,8 @@ int proc_pid_show(struct inode *inode, struct seq_file *m)
 
 	if (!t)
 		return -ESRCH;
+	if (PROC_I(inode)->fd >= 0)
+		return show_fdinfo(m, t, PROC_I(inode)->fd);
 	return p->show ? p->show(m, t) : -EIO;
 }
 
@@ -494,6 +507,8 @@ static const struct inode_operations proc_task_dir_iops;
 static const struct file_operations proc_task_dir_fops;
 static const struct inode_operations proc_fd_dir_iops;
 static const struct file_operations proc_fd_dir_fops;
+static const struct inode_operations proc_fdinfo_dir_iops;
+static const struct file_operations proc_fdinfo_dir_fops;
 
 /*
  * An inode for something of task t, owned by its effective ids (Linux's
@@ -611,13 +626,16 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		if (!inode)
 			return ERR_PTR(-ENOMEM);
 		PROC_I(inode)->pent = p;
-		if (p->mode == DIR_TASK_MODE) {
+		if (i == PE_TASK) {
 			inode->i_ino = pid_ino(t->pid, TASK_INO);
 			inode->i_op = &proc_task_dir_iops;
 			inode->i_fop = &proc_task_dir_fops;
-		} else if (p->mode == DIR_FD_MODE) {
+		} else if (i == PE_FD) {
 			inode->i_op = &proc_fd_dir_iops;
 			inode->i_fop = &proc_fd_dir_fops;
+		} else if (i == PE_FDINFO) {
+			inode->i_op = &proc_fdinfo_dir_iops;
+			inode->i_fop = &proc_fdinfo_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
 			inode = link_inode(inode, p->link, t, NULL);
 		}
@@ -639,7 +657,7 @@ static int proc_pid_base_readdir(struct file *file, struct dir_context *ctx)
 	size_t first = thread ? 1 : 0;
 	for (size_t i = first + ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
 		const struct pid_entry *p = &pid_entries[i];
-		ino_t ino = p->mode == DIR_TASK_MODE ? pid_ino(t->pid, TASK_INO) : pid_ino(t->pid, 1 + i);
+		ino_t ino = i == PE_TASK ? pid_ino(t->pid, TASK_INO) : pid_ino(t->pid, 1 + i);
 		if (!dir_emit(ctx, p->name, strlen(p->name), ino, mode_to_dt(p->mode)))
 			return 0;
 		ctx->pos = DIR_POS_FIRST + i + 1 - first;
@@ -732,7 +750,8 @@ static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *parent, c
 	return finish_lookup(parent, name, len, link_inode(inode, NULL, t, file));
 }
 
-static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+/* One entry per open descriptor: fd/ (links) and fdinfo/ (files). */
+static int fd_dir_readdir(struct file *file, struct dir_context *ctx, ino_t base, unsigned int type)
 {
 	struct inode *inode = file->f_inode;
 	struct task *t = inode_task(inode);
@@ -746,11 +765,16 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 		if (!t->files->fd[fd])
 			continue;
 		snprintf(name, sizeof(name), "%d", fd);
-		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, FD_INO_BASE + fd), DT_LNK))
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, base + fd), type))
 			return 0;
 		ctx->pos = DIR_POS_FIRST + fd + 1;
 	}
 	return 0;
+}
+
+static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+{
+	return fd_dir_readdir(file, ctx, FD_INO_BASE, DT_LNK);
 }
 
 /* The process itself may always read its fd directory, whoever owns it
@@ -774,6 +798,85 @@ static const struct file_operations proc_fd_dir_fops = {
 	.llseek = generic_file_llseek,
 	.iterate = proc_fd_readdir,
 };
+
+/* ---- /proc/PID/fdinfo: what each descriptor's file is ------------------------- */
+
+/* Linux's common lines (fs/proc/fd.c: seq_show), then the file's own.
+ * mnt_id: no mount ids here, 0 for every file. */
+static int show_fdinfo(struct seq_file *m, struct task *t, int fd)
+{
+	struct file *file = t->files ? t->files->fd[fd] : NULL;
+	unsigned int flags;
+
+	if (!file)
+		return -ENOENT;
+	flags = file->f_flags | (fd_get_cloexec(t->files, fd) ? O_CLOEXEC : 0);
+	seq_printf(m, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\n", (long long)file->f_pos,
+		   flags, 0, (unsigned long)file->f_inode->i_ino);
+	if (file->f_op && file->f_op->show_fdinfo)
+		file->f_op->show_fdinfo(m, file);
+	return 0;
+}
+
+/* fdinfo/ and the files in it: only for one who may look into the
+ * process, then the mode bits (Linux's proc_fdinfo_permission). */
+static int proc_fdinfo_permission(struct inode *inode, int mask)
+{
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return -ESRCH;
+	if (!ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return -EACCES;
+	return generic_permission(inode, mask);
+}
+
+static const struct pid_entry fdinfo_file_entry = { "fdinfo", S_IFREG | 0444, NULL, NULL, NULL, false };
+
+static const struct inode_operations proc_fdinfo_file_iops = {
+	.permission = proc_fdinfo_permission,
+	.evict = proc_evict,
+};
+
+static struct dentry *proc_fdinfo_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
+{
+	struct task *t = inode_task(dir);
+	long fd = parse_number(name, len);
+	struct inode *inode;
+
+	if (!t || !t->files || fd < 0 || fd >= NR_OPEN || !t->files->fd[fd])
+		return NULL;
+	inode = pid_inode(dir->i_sb, t, S_IFREG | 0444, pid_ino(t->pid, FDINFO_INO_BASE + fd));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	PROC_I(inode)->fd = fd;
+	PROC_I(inode)->pent = &fdinfo_file_entry;
+	inode->i_op = &proc_fdinfo_file_iops;
+	return finish_lookup(parent, name, len, inode);
+}
+
+static int proc_fdinfo_readdir(struct file *file, struct dir_context *ctx)
+{
+	return fd_dir_readdir(file, ctx, FDINFO_INO_BASE, DT_REG);
+}
+
+static const struct inode_operations proc_fdinfo_dir_iops = {
+	.lookup = proc_fdinfo_lookup,
+	.permission = proc_fdinfo_permission,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_fdinfo_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = proc_fdinfo_readdir,
+};
+
+struct task *tgid_pidfd_to_task(const struct file *file)
+{
+	if (file->f_op != &proc_pid_dir_fops || PROC_I(file->f_inode)->thread)
+		return ERR_PTR(-EBADF);
+	return inode_task(file->f_inode);
+}
 
 /* ---- the root's part: /proc/self and /proc/PID --------------------------------------- */
 
