@@ -252,6 +252,8 @@ static inline bool same_thread_group(const struct task *a, const struct task *b)
 {
 	return a->signal == b->signal;
 }
+/* No thread of leader's process is left but the leader itself. */
+bool thread_group_empty(struct task *leader);
 /* The threads of t's process, leader or not, that have not been released. */
 #define for_each_thread(p, t) \
 	for (struct task *t = first_task(); t; t = t->next_task) \
