@@ -419,6 +419,7 @@ struct file {
 	/* A file of anon_inodefs (fs/anon_inodes.c): what it is, "[pidfd]";
 	 * /proc/PID/fd/N shows "anon_inode:[pidfd]". NULL for the others. */
 	const char *f_anon_name;
+	int f_ep_count;         /* epoll sets watching it (fs/eventpoll.c) */
 };
 
 /* A new file on dentry (or on inode alone when dentry is NULL), with one
@@ -442,6 +443,29 @@ ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos);
 #define SEEK_HOLE 4             /* the next hole: here only the end of the file */
 #define MAX_RW_COUNT 0x7ffff000L  /* Linux's cap on one read or write */
 #define MAX_LFS_FILESIZE 0x7fffffffffffffffLL
+
+/* ---- waiting for files: select.c, for poll, select and epoll ---------- */
+
+struct poll_timeout {
+	bool forever;           /* no timeout: wait until ready or a signal */
+	uint64_t end_ns;        /* ktime_get_ns() at which to give up */
+	int64_t ns;             /* the timeout asked for, to report what is left */
+};
+/* A timeout of sec seconds + nsec nanoseconds (already checked). */
+void set_timeout(struct poll_timeout *to, int64_t sec, int64_t nsec);
+/* A user timespec as timeout: 0, -EFAULT, or -EINVAL if malformed. */
+int get_timespec_timeout(struct poll_timeout *to, const struct timespec __user *uts);
+/* ppoll's signal mask for the call (restored on the way out). 0 or -errno. */
+int set_user_sigmask(const uint64_t __user *umask, size_t sigsetsize);
+/* What holds for file now: its ->poll, or DEFAULT_POLLMASK. */
+unsigned int file_poll(struct file *file);
+/* Call scan(arg), which counts the ready files (or gives -errno), until it
+ * finds some, the time is up (0) or a signal comes (-ERESTARTNOHAND),
+ * sleeping in between until a file may have changed (poll_wakeup). */
+long do_poll_loop(long (*scan)(void *arg), void *arg, struct poll_timeout *to);
+
+/* eventpoll.c: the last reference to file is gone: out of every epoll set. */
+void eventpoll_release(struct file *file);
 
 /* ---- descriptors and process state ----------------------------------- */
 

@@ -37,6 +37,9 @@
 	/* fs/pipe.c, fs/select.c */                                           \
 	X(22, pipe) X(293, pipe2) X(7, poll) X(271, ppoll) X(23, select)       \
 	X(270, pselect6)                                                       \
+	/* fs/eventpoll.c */                                                   \
+	X(213, epoll_create) X(291, epoll_create1) X(233, epoll_ctl)           \
+	X(232, epoll_wait) X(281, epoll_pwait) X(441, epoll_pwait2)            \
 	/* fs/xattr.c */                                                       \
 	X(188, setxattr) X(189, lsetxattr) X(190, fsetxattr) X(191, getxattr)  \
 	X(192, lgetxattr) X(193, fgetxattr) X(194, listxattr)                  \
