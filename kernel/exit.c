@@ -168,7 +168,7 @@ static void exit_notify(struct task *t)
 		release_task_later(leader);
 	if (s->group_exec_task)
 		wakeup(&s->group_exec_task); /* de_thread waits for us */
-	pidfd_notify(); /* the process may have ended, or been reaped */
+	pidfd_notify(); /* the process may have ended: its pidfds poll readable */
 }
 
 void do_exit(int status)
@@ -442,10 +442,8 @@ long sys_wait4(pid_t pid, int __user *status, int options, struct rusage __user 
 	if ((status && put_user_u32(r.status, status)) || (ru && put_child_rusage(r.child, ru))) {
 		err = -EFAULT;
 	}
-	if (r.reap) {
+	if (r.reap)
 		free_task(r.child);
-		pidfd_notify(); /* its pidfds hang up */
-	}
 	return err ? err : cpid;
 }
 
@@ -541,9 +539,7 @@ long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int opt
 			 : r.code == CLD_CONTINUED ? SIGCONT : r.status & 0x7f;
 	if ((infop && copy_to_user(infop, &info, sizeof(info))) || (ru && put_child_rusage(r.child, ru)))
 		err = -EFAULT;
-	if (r.reap) {
+	if (r.reap)
 		free_task(r.child);
-		pidfd_notify();
-	}
 	return err;
 }

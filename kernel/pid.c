@@ -7,8 +7,8 @@
  * include/linux/pid.h; the serial moves with the process id when a thread
  * execs, fs/exec.c's de_thread). What can be done with it:
  *   - poll: readable (POLLIN) once the whole process has ended, its leader
- *     a zombie with no threads left, and also POLLHUP once it has been
- *     reaped (Linux's pidfd_poll);
+ *     a zombie with no threads left, or reaped (Linux 6.1's pidfd_poll
+ *     reports no POLLHUP: later kernels added it);
  *   - pidfd_send_signal (kernel/signal.c), waitid(P_PIDFD) (kernel/exit.c);
  *   - pidfd_getfd: a copy of one of the process's descriptors;
  *   - /proc/PID/fdinfo/N shows whose it is ("Pid:", -1 once reaped).
@@ -54,15 +54,14 @@ void pidfd_notify(void)
 	poll_wakeup(&pidfd_wait);
 }
 
-/* Ended: the leader is a zombie and no thread is left. A leader that
- * exited first waits for its threads, as wait does (Linux's pidfd_poll). */
+/* Ended: reaped, or the leader is a zombie and no thread is left. A
+ * leader that exited first waits for its threads, as wait does (Linux's
+ * thread_group_exited). */
 static unsigned int pidfd_poll(struct file *file)
 {
 	struct task *t = pidfd_task(file);
 
-	if (!t)
-		return POLLIN | POLLRDNORM | POLLHUP;
-	if (t->state == TASK_ZOMBIE && thread_group_empty(t))
+	if (!t || (t->state == TASK_ZOMBIE && thread_group_empty(t)))
 		return POLLIN | POLLRDNORM;
 	return 0;
 }

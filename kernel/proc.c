@@ -9,7 +9,6 @@
 #include <kernel.h>
 #include <kernel_stat.h>
 #include <linux/binfmts.h>
-#include <linux/pid.h>
 #include <mm.h>
 #include <power.h>
 #include <sched.h>
@@ -125,7 +124,6 @@ void release_task_later(struct task *t)
 	t->state = TASK_DEAD;
 	t->next_dead = dead_tasks;
 	dead_tasks = t;
-	pidfd_notify(); /* reaped: its pidfds hang up */
 }
 
 void release_dead_tasks(void)

@@ -4,7 +4,7 @@
  * A pidfd names its process by the task's serial (struct task), never by
  * the pid number, so it cannot come to mean another process once the
  * number is reused: after the process has been reaped, every use of the
- * pidfd finds nothing (ESRCH, or POLLHUP for poll).
+ * pidfd finds nothing (ESRCH; poll stays readable).
  */
 #pragma once
 #include <kernel.h>
@@ -25,5 +25,5 @@ struct task *pidfd_get_task(int fd, unsigned int *f_flags);
 /* A new pidfd for the process of leader t, at current's lowest free
  * descriptor, close-on-exec; flags: 0 or PIDFD_NONBLOCK. fd or -errno. */
 int pidfd_create(struct task *t, unsigned int flags);
-/* Wake the pollers of pidfds: a process ended, or was reaped. */
+/* Wake the pollers of pidfds: a process may have ended. */
 void pidfd_notify(void);
