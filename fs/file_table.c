@@ -76,6 +76,8 @@ void fput(struct file *file)
 	BUG_ON(file->f_count <= 0);
 	if (--file->f_count > 0)
 		return;
+	if (file->f_ep_count)
+		eventpoll_release(file);
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(file->f_inode, file);
 	if (file->f_mode & FMODE_WRITER)

@@ -49,14 +49,8 @@ void poll_wakeup(void *chan)
  * saturates; shorter, the timeout in nanoseconds fits in 63 bits. */
 #define MAX_TIMEOUT_SEC (INT64_MAX / NSEC_PER_SEC / 2)
 
-struct poll_timeout {
-	bool forever;           /* no timeout: wait until ready or a signal */
-	uint64_t end_ns;        /* ktime_get_ns() at which to give up */
-	int64_t ns;             /* the timeout asked for, to report what is left */
-};
-
 /* Set a timeout of sec seconds + nsec nanoseconds (already validated). */
-static void set_timeout(struct poll_timeout *to, int64_t sec, int64_t nsec)
+void set_timeout(struct poll_timeout *to, int64_t sec, int64_t nsec)
 {
 	to->forever = sec > MAX_TIMEOUT_SEC;
 	if (to->forever)
@@ -79,7 +73,7 @@ static uint64_t wake_tick(const struct poll_timeout *to)
 }
 
 /* A user timespec: -EFAULT, -EINVAL for a negative or malformed one. */
-static int get_timespec_timeout(struct poll_timeout *to, const struct timespec __user *uts)
+int get_timespec_timeout(struct poll_timeout *to, const struct timespec __user *uts)
 {
 	struct timespec ts;
 
@@ -105,7 +99,7 @@ static long put_timespec_left(const struct poll_timeout *to, struct timespec __u
 
 /* ---- signal masks of ppoll and pselect6 -------------------------------------- */
 
-static int set_user_sigmask(const uint64_t __user *umask, size_t sigsetsize)
+int set_user_sigmask(const uint64_t __user *umask, size_t sigsetsize)
 {
 	uint64_t mask;
 
@@ -124,7 +118,7 @@ static int set_user_sigmask(const uint64_t __user *umask, size_t sigsetsize)
 /* ---- the common loop ---------------------------------------------------------- */
 
 /* What holds for file now. */
-static unsigned int file_poll(struct file *file)
+unsigned int file_poll(struct file *file)
 {
 	if (file->f_mode & FMODE_PATH)
 		return POLLNVAL;
@@ -137,7 +131,7 @@ static unsigned int file_poll(struct file *file)
  * scan(arg) looks at every descriptor and returns how many are ready (or
  * -errno). Returns that count, 0 on timeout, or -ERESTARTNOHAND.
  */
-static long do_poll_loop(long (*scan)(void *arg), void *arg, struct poll_timeout *to)
+long do_poll_loop(long (*scan)(void *arg), void *arg, struct poll_timeout *to)
 {
 	for (;;) {
 		uint64_t flags = irq_save();

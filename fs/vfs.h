@@ -78,6 +78,7 @@ struct super_block {
 #define TMPFS_MAGIC 0x01021994
 #define PROC_SUPER_MAGIC 0x9fa0
 #define PIPEFS_MAGIC 0x50495045
+#define ANON_INODE_FS_MAGIC 0x09041934
 #define BINFMTFS_MAGIC 0x42494e4d
 
 #define SB_RDONLY 1             /* read-only: writes give EROFS */
@@ -402,6 +403,9 @@ struct file_operations {
 	unsigned int (*poll)(struct file *file);
 	/* fallocate(2) after the generic checks (fs/open.c); NULL: EOPNOTSUPP. */
 	long (*fallocate)(struct file *file, int mode, loff_t offset, loff_t len);
+	/* Optional: the file's own lines of /proc/PID/fdinfo/N, after the
+	 * common ones (fs/proc/fdinfo.c). */
+	void (*show_fdinfo)(struct seq_file *m, struct file *file);
 };
 #define FALLOC_FL_KEEP_SIZE 0x01
 #define FALLOC_FL_PUNCH_HOLE 0x02
@@ -418,6 +422,10 @@ struct file {
 	const struct file_operations *f_op;
 	void *private_data;
 	unsigned long f_version; /* for the file's own use (FIFOs: writers seen at open) */
+	/* A file of anon_inodefs (fs/anon_inodes.c): what it is, "[pidfd]";
+	 * /proc/PID/fd/N shows "anon_inode:[pidfd]". NULL for the others. */
+	const char *f_anon_name;
+	int f_ep_count;         /* epoll sets watching it (fs/eventpoll.c) */
 };
 
 /* A new file on dentry (or on inode alone when dentry is NULL), with one
@@ -441,6 +449,29 @@ ssize_t vfs_write(struct file *file, struct iov_iter *from, loff_t *pos);
 #define SEEK_HOLE 4             /* the next hole: here only the end of the file */
 #define MAX_RW_COUNT 0x7ffff000L  /* Linux's cap on one read or write */
 #define MAX_LFS_FILESIZE 0x7fffffffffffffffLL
+
+/* ---- waiting for files: select.c, for poll, select and epoll ---------- */
+
+struct poll_timeout {
+	bool forever;           /* no timeout: wait until ready or a signal */
+	uint64_t end_ns;        /* ktime_get_ns() at which to give up */
+	int64_t ns;             /* the timeout asked for, to report what is left */
+};
+/* A timeout of sec seconds + nsec nanoseconds (already checked). */
+void set_timeout(struct poll_timeout *to, int64_t sec, int64_t nsec);
+/* A user timespec as timeout: 0, -EFAULT, or -EINVAL if malformed. */
+int get_timespec_timeout(struct poll_timeout *to, const struct timespec __user *uts);
+/* ppoll's signal mask for the call (restored on the way out). 0 or -errno. */
+int set_user_sigmask(const uint64_t __user *umask, size_t sigsetsize);
+/* What holds for file now: its ->poll, or DEFAULT_POLLMASK. */
+unsigned int file_poll(struct file *file);
+/* Call scan(arg), which counts the ready files (or gives -errno), until it
+ * finds some, the time is up (0) or a signal comes (-ERESTARTNOHAND),
+ * sleeping in between until a file may have changed (poll_wakeup). */
+long do_poll_loop(long (*scan)(void *arg), void *arg, struct poll_timeout *to);
+
+/* eventpoll.c: the last reference to file is gone: out of every epoll set. */
+void eventpoll_release(struct file *file);
 
 /* ---- descriptors and process state ----------------------------------- */
 

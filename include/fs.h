@@ -167,6 +167,8 @@ void files_close_on_exec(struct files_struct *files);       /* exec */
 /* Install file at the lowest free descriptor. fd or -EMFILE. Takes over the
  * reference on success; on -EMFILE the caller still holds it. */
 int fd_install_lowest(struct files_struct *files, struct file *file, bool cloexec);
+/* Close current's descriptor fd (Linux's close_fd): 0 or -EBADF. */
+int close_fd(int fd);
 
 /* Working directory, root and umask of a process. */
 struct fs_struct *fs_alloc_root(void);

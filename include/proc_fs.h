@@ -57,3 +57,10 @@ int proc_create(const char *path, mode_t mode, proc_show_t show, proc_write_t wr
 int proc_mkdir(const char *path);
 /* A symbolic link to a fixed target, e.g. "mounts" -> "self/mounts". */
 int proc_symlink(const char *path, const char *target);
+
+struct file;
+struct task;
+/* The process of an open /proc/PID directory, which pidfd_send_signal takes
+ * as a pidfd (Linux's tgid_pidfd_to_pid): NULL once it is reaped,
+ * ERR_PTR(-EBADF) for any other file. */
+struct task *tgid_pidfd_to_task(const struct file *file);

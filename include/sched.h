@@ -163,6 +163,10 @@ struct restart_block {
 
 struct task {
 	pid_t pid;              /* the thread id */
+	/* Unique for the kernel's whole life, unlike pid numbers, which are
+	 * reused: a pidfd (kernel/pid.c) and a /proc/PID inode name their
+	 * process by it, so that they never come to mean another one. */
+	uint64_t serial;
 	pid_t tgid;             /* the process id: the group leader's pid */
 	/* The process group and session: the same in every thread of a
 	 * process (setpgid and setsid change them all). */
@@ -267,6 +271,8 @@ void make_runnable(struct task *t);
 /* The task with this thread id (any thread, as Linux's find_task_by_vpid);
  * NULL if none, or if it is released. A zombie is still found. */
 struct task *find_task(pid_t pid);
+/* The task given this serial at fork (not released), or NULL. */
+struct task *find_task_by_serial(uint64_t serial);
 /* Iterate over every task (for wait, reparenting and /proc). */
 struct task *first_task(void);
 static inline bool thread_group_leader(const struct task *t) { return t->group_leader == t; }
@@ -274,6 +280,8 @@ static inline bool same_thread_group(const struct task *a, const struct task *b)
 {
 	return a->signal == b->signal;
 }
+/* No thread of leader's process is left but the leader itself. */
+bool thread_group_empty(struct task *leader);
 /* The threads of t's process, leader or not, that have not been released. */
 #define for_each_thread(p, t) \
 	for (struct task *t = first_task(); t; t = t->next_task) \

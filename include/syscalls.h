@@ -37,6 +37,9 @@
 	/* fs/pipe.c, fs/select.c */                                           \
 	X(22, pipe) X(293, pipe2) X(7, poll) X(271, ppoll) X(23, select)       \
 	X(270, pselect6)                                                       \
+	/* fs/eventpoll.c */                                                   \
+	X(213, epoll_create) X(291, epoll_create1) X(233, epoll_ctl)           \
+	X(232, epoll_wait) X(281, epoll_pwait) X(441, epoll_pwait2)            \
 	/* fs/xattr.c */                                                       \
 	X(188, setxattr) X(189, lsetxattr) X(190, fsetxattr) X(191, getxattr)  \
 	X(192, lgetxattr) X(193, fgetxattr) X(194, listxattr)                  \
@@ -58,6 +61,8 @@
 	/* kernel/fork.c, kernel/exit.c */                                     \
 	X(57, fork) X(58, vfork) X(56, clone) X(60, exit) X(231, exit_group)   \
 	X(61, wait4) X(247, waitid) X(435, clone3)                             \
+	/* kernel/pid.c */                                                     \
+	X(434, pidfd_open) X(438, pidfd_getfd)                                 \
 	/* kernel/futex.c */                                                   \
 	X(202, futex)                                                          \
 	/* kernel/signal.c, arch/x86/kernel/signal_frame.c */                           \
@@ -66,6 +71,7 @@
 	X(62, kill) X(200, tkill) X(234, tgkill) X(34, pause)                  \
 	X(219, restart_syscall) X(128, rt_sigtimedwait)                        \
 	X(129, rt_sigqueueinfo) X(297, rt_tgsigqueueinfo)                      \
+	X(424, pidfd_send_signal)                                              \
 	/* kernel/cred.c */                                                    \
 	X(102, getuid) X(107, geteuid) X(104, getgid) X(108, getegid)          \
 	X(105, setuid) X(106, setgid) X(113, setreuid) X(114, setregid)        \

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
+#include <linux/pid.h>
 #include <linux/umh.h>
 #include <mm.h>
 #include <power.h>
@@ -35,8 +36,7 @@ static void __noreturn init_exited(int status)
 	machine_power_off();
 }
 
-/* No thread of leader's process is left but the leader itself. */
-static bool thread_group_empty(struct task *leader)
+bool thread_group_empty(struct task *leader)
 {
 	for_each_thread(leader, t)
 		if (t != leader)
@@ -168,6 +168,7 @@ static void exit_notify(struct task *t)
 		release_task_later(leader);
 	if (s->group_exec_task)
 		wakeup(&s->group_exec_task); /* de_thread waits for us */
+	pidfd_notify(); /* the process may have ended: its pidfds poll readable */
 }
 
 void do_exit(int status)
@@ -265,8 +266,13 @@ int de_thread(struct task *me)
 		}
 		if (leader != me) {
 			pid_t tid = me->pid;
+			uint64_t serial = me->serial;
 			me->pid = leader->pid;
 			leader->pid = tid;
+			/* The process stays the one its pidfds and /proc/PID
+			 * name (Linux: the thread takes the leader's struct pid). */
+			me->serial = leader->serial;
+			leader->serial = serial;
 			me->tgid = me->pid;
 			me->start_time = leader->start_time;
 			me->parent = leader->parent;
@@ -445,6 +451,7 @@ long sys_wait4(pid_t pid, int __user *status, int options, struct rusage __user 
 #define P_ALL 0
 #define P_PID 1
 #define P_PGID 2
+#define P_PIDFD 3
 
 struct waitid_info {
 	int32_t si_signo, si_errno, si_code, pad;
@@ -456,11 +463,36 @@ struct waitid_info {
 	uint8_t rest[128 - 48];
 };
 
+/*
+ * waitid(P_PIDFD, fd): the pid of the child that pidfd fd names. Waiting
+ * on a pidfd opened with PIDFD_NONBLOCK does not block (*nonblock): EAGAIN
+ * instead, or as WNOHANG if the caller asked for that. -EBADF if fd is no
+ * pidfd; -ECHILD if its process has been reaped already.
+ */
+static int pidfd_wait_pid(int fd, pid_t *pid, bool *nonblock)
+{
+	unsigned int f_flags;
+	struct task *t;
+
+	if (fd < 0)
+		return -EINVAL;
+	t = pidfd_get_task(fd, &f_flags);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	if (!t)
+		return -ECHILD;
+	*nonblock = f_flags & O_NONBLOCK;
+	*pid = t->pid;
+	return 0;
+}
+
 long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int options,
 		struct rusage __user *ru)
 {
 	struct wait_result r;
-	pid_t pid;
+	bool nonblock = false;
+	pid_t pid = 0;
+	int err;
 
 	if (options & ~(WNOHANG | WNOWAIT | WEXITED | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
@@ -480,12 +512,19 @@ long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int opt
 			return -EINVAL;
 		pid = upid ? -upid : 0;
 		break;
+	case P_PIDFD:
+		err = pidfd_wait_pid(upid, &pid, &nonblock);
+		if (err)
+			return err;
+		break;
 	default:
 		return -EINVAL;
 	}
-	int err = do_wait(pid, options, &r);
+	err = do_wait(pid, options | (nonblock ? WNOHANG : 0), &r);
 	struct waitid_info info;
 	memset(&info, 0, sizeof(info));
+	if (err == -EAGAIN && nonblock && !(options & WNOHANG))
+		return -EAGAIN; /* a PIDFD_NONBLOCK pidfd of a child still running */
 	if (err == -EAGAIN) {
 		/* WNOHANG with nothing to report: a zeroed siginfo, return 0. */
 		return infop && copy_to_user(infop, &info, sizeof(info)) ? -EFAULT : 0;

@@ -17,6 +17,9 @@
  * the kernel writes 0 and wakes a futex when the thread ends: that is
  * pthread_join).
  *
+ * CLONE_PIDFD gives the parent a pidfd for the child (kernel/pid.c), at
+ * clone's parent_tid pointer or clone3's pidfd field.
+ *
  * The child returns to user mode from the same system call with rax = 0,
  * on its own stack if one was given.
  */
@@ -25,6 +28,7 @@
 #include <fs.h>
 #include <cpu.h>
 #include <kernel.h>
+#include <linux/pid.h>
 #include <mm.h>
 #include <sched.h>
 #include <string.h>
@@ -61,20 +65,21 @@
 #define CLONE_CLEAR_SIGHAND 0x100000000ULL
 #define CLONE_INTO_CGROUP 0x200000000ULL
 
-/* What we do: everything but namespaces, pidfds and cgroups. CLONE_PTRACE,
+/* What we do: everything but namespaces and cgroups. CLONE_PTRACE,
  * CLONE_UNTRACED (no ptrace here), CLONE_SYSVSEM (no System V semaphores)
  * and CLONE_IO are accepted and change nothing. */
 #define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 			 CLONE_PTRACE | CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | \
 			 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | \
-			 CLONE_CHILD_SETTID | CLONE_IO | CLONE_CLEAR_SIGHAND)
+			 CLONE_CHILD_SETTID | CLONE_IO | CLONE_CLEAR_SIGHAND | CLONE_PIDFD)
 
 /* Linux's struct kernel_clone_args: what clone and clone3 ask for. */
 struct kernel_clone_args {
 	uint64_t flags;
 	int exit_signal;
 	uint64_t stack;          /* the child's stack pointer, 0: the caller's */
+	int __user *pidfd;       /* CLONE_PIDFD: where the parent gets the pidfd */
 	int __user *parent_tid;
 	int __user *child_tid;
 	uint64_t tls;
@@ -93,8 +98,12 @@ static int check_clone_flags(uint64_t flags)
 	/* init has no parent to share (Linux: SIGNAL_UNKILLABLE). */
 	if ((flags & CLONE_PARENT) && current->tgid == 1)
 		return -EINVAL;
+	/* A pidfd names a process: none for a thread (CLONE_DETACHED is kept
+	 * back by Linux for a later meaning of CLONE_PIDFD). */
+	if ((flags & CLONE_PIDFD) && (flags & (CLONE_THREAD | CLONE_DETACHED)))
+		return -EINVAL;
 	if (flags & ~CLONE_SUPPORTED)
-		return -EINVAL; /* namespaces, pidfds: not here */
+		return -EINVAL; /* namespaces, cgroups: not here */
 	return 0;
 }
 
@@ -202,12 +211,36 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	}
 }
 
+/*
+ * CLONE_PIDFD: a pidfd for the child in the parent's table, its number
+ * written to args->pidfd. Made after the child's own table was copied, so
+ * the child does not get it (unless it shares the table: CLONE_FILES).
+ * 0 or -errno, with nothing left behind.
+ */
+static int clone_pidfd(struct task *child, struct kernel_clone_args *args)
+{
+	int fd = pidfd_create(child, 0);
+
+	if (fd < 0)
+		return fd;
+	if (put_user_u32(fd, args->pidfd)) {
+		close_fd(fd);
+		return -EFAULT;
+	}
+	return 0;
+}
+
 static long kernel_clone(struct kernel_clone_args *args)
 {
 	struct task *parent = current, *child;
 	uint64_t flags = args->flags;
 	int err = check_clone_flags(flags);
 
+	/* clone() returns the pidfd where CLONE_PARENT_SETTID writes the
+	 * tid: both at once cannot be (clone3 has two fields). */
+	if (!err && (flags & CLONE_PIDFD) && (flags & CLONE_PARENT_SETTID) &&
+	    args->pidfd == args->parent_tid)
+		err = -EINVAL;
 	if (!err)
 		err = clone_allowed(parent);
 	if (err)
@@ -221,9 +254,12 @@ static long kernel_clone(struct kernel_clone_args *args)
 	child->mm = flags & CLONE_VM ? mm_get(parent->mm) : mm_fork(parent->mm);
 	child->files = flags & CLONE_FILES ? files_get(parent->files) : files_dup(parent->files);
 	child->fs = flags & CLONE_FS ? fs_get(parent->fs) : fs_dup(parent->fs);
+	err = -ENOMEM;
 	if (!child->signal || !child->sighand || !child->mm || !child->files || !child->fs ||
 	    io_bitmap_fork(child, parent))
-		goto nomem;
+		goto fail;
+	if ((flags & CLONE_PIDFD) && (err = clone_pidfd(child, args)) < 0)
+		goto fail;
 
 	if (parent->exe_file)
 		set_exe_file(child, parent->exe_file);
@@ -253,7 +289,7 @@ static long kernel_clone(struct kernel_clone_args *args)
 	}
 	return pid;
 
-nomem:
+fail:
 	if (child->signal && (flags & CLONE_THREAD))
 		child->signal->nr_threads--; /* free_task drops the count */
 	set_exe_file(child, NULL);
@@ -264,7 +300,7 @@ nomem:
 	if (child->fs)
 		fs_put(child->fs);
 	free_task(child);
-	return -ENOMEM;
+	return err;
 }
 
 void vfork_release(struct task *child)
@@ -296,6 +332,7 @@ long sys_clone(unsigned long flags, unsigned long newsp, int __user *parent_tid,
 		.flags = flags & 0xffffffffUL & ~(uint64_t)CSIGNAL, /* the low 32 bits */
 		.exit_signal = flags & CSIGNAL,
 		.stack = newsp,
+		.pidfd = parent_tid, /* CLONE_PIDFD */
 		.parent_tid = parent_tid,
 		.child_tid = child_tid,
 		.tls = tls,
@@ -355,6 +392,7 @@ long sys_clone3(const struct clone_args __user *uargs, size_t size)
 		.flags = a.flags,
 		.exit_signal = (int)a.exit_signal,
 		.stack = a.stack ? a.stack + a.stack_size : 0, /* it grows down */
+		.pidfd = (int __user *)a.pidfd,
 		.parent_tid = (int __user *)a.parent_tid,
 		.child_tid = (int __user *)a.child_tid,
 		.tls = a.tls,

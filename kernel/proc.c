@@ -19,6 +19,7 @@
 
 struct task *task_list;
 static pid_t next_pid = 1;
+static uint64_t next_serial = 1;
 int nr_tasks, max_tasks;
 static struct task *dead_tasks; /* self-reaped, waiting to be freed */
 
@@ -31,6 +32,14 @@ struct task *find_task(pid_t pid)
 {
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->pid == pid && t->state != TASK_DEAD)
+			return t;
+	return NULL;
+}
+
+struct task *find_task_by_serial(uint64_t serial)
+{
+	for (struct task *t = task_list; t; t = t->next_task)
+		if (t->serial == serial && t->state != TASK_DEAD)
 			return t;
 	return NULL;
 }
@@ -74,6 +83,7 @@ struct task *alloc_task(void)
 	t->real_cred = get_cred(&init_cred);
 	t->cred = get_cred(&init_cred);
 	t->pid = alloc_pid();
+	t->serial = next_serial++;
 	nr_tasks++;
 	kstat.total_forks++;
 	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;

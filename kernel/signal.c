@@ -32,8 +32,11 @@
  */
 #include <cred.h>
 #include <errno.h>
+#include <fs.h>
 #include <kernel.h>
+#include <linux/pid.h>
 #include <mm.h>
+#include <proc_fs.h>
 #include <sched.h>
 #include <signum.h>
 #include <string.h>
@@ -899,6 +902,49 @@ long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, const void __user *ui
 	if (!t || t->tgid != tgid)
 		return -ESRCH;
 	return do_sigqueueinfo(t, false, sig, uinfo);
+}
+
+/*
+ * pidfd_send_signal: kill() through a pidfd, or through an open /proc/PID
+ * directory, which Linux takes as one too. With a siginfo, the rules of
+ * rt_sigqueueinfo, and si_signo must be sig. A process reaped since gives
+ * ESRCH, even if its pid names another one now.
+ */
+long sys_pidfd_send_signal(int pidfd, int sig, const void __user *uinfo, unsigned int flags)
+{
+	struct ksiginfo info;
+	struct file *file;
+	struct task *t;
+	/* Copied first: a fault may sleep, and the task go meanwhile. */
+	bool fault = uinfo && copy_from_user(&info, uinfo, sizeof(info));
+
+	if (flags)
+		return -EINVAL;
+	file = fget(pidfd);
+	if (!file)
+		return -EBADF;
+	t = is_pidfd(file) ? pidfd_task(file) : tgid_pidfd_to_task(file);
+	fput(file);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	if (uinfo) {
+		if (fault)
+			return -EFAULT;
+		if (info.si_signo != sig)
+			return -EINVAL;
+		/* Only to itself may a process send what it likes. */
+		if ((info.si_code >= 0 || info.si_code == SI_TKILL) && (!t || t != current))
+			return -EPERM;
+	}
+	/* As Linux, the questions above come before "is it still there". */
+	if (!t)
+		return -ESRCH;
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (!uinfo)
+		return kill_one(t, sig);
+	int err = check_kill_permission(sig, t);
+	return err || !sig ? err : send_sig_info(&info, t, true);
 }
 
 /*

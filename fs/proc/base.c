@@ -50,18 +50,22 @@ struct pid_entry {
 };
 
 /* Inode numbers: PID directories and their files (1 + index), fds at
- * 0x100 + fd, task/ and the TID directories in it from 0x4000. */
+ * 0x100 + fd, fdinfo files at 0x200 + fd, task/ and the TID directories in it from 0x4000. */
 static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | idx; }
 #define FD_INO_BASE 0x100
+#define FDINFO_INO_BASE 0x200
 #define TASK_INO 0x4000
 #define TID_INO_BASE 0x4001
 #define SELF_INO 0xEFFFFFFFUL
 #define THREAD_SELF_INO 0xEFFFFFFEUL
 
-/* The task behind a per-process inode, or NULL once it is reaped. */
+/* The task behind a per-process inode, or NULL once it is reaped (even if
+ * its pid now names another task). */
 static struct task *inode_task(struct inode *inode)
 {
-	return find_task(PROC_I(inode)->pid);
+	struct task *t = find_task(PROC_I(inode)->pid);
+
+	return t && t->serial == PROC_I(inode)->serial ? t : NULL;
 }
 
 /* ---- paths of files, for the symlinks -------------------------------------- */
@@ -102,7 +106,10 @@ char *proc_file_path(struct file *file, char *buf, size_t size)
 		snprintf(buf, size, "pipe:[%lu]", (unsigned long)file->f_inode->i_ino);
 		return buf;
 	}
-	snprintf(buf, size, "anon_inode:[%lu]", (unsigned long)file->f_inode->i_ino);
+	if (file->f_anon_name)
+		snprintf(buf, size, "anon_inode:%s", file->f_anon_name);
+	else
+		snprintf(buf, size, "anon_inode:[%lu]", (unsigned long)file->f_inode->i_ino);
 	return buf;
 }
 
@@ -473,12 +480,18 @@ static struct dentry *dentry_exe(struct task *t)
 
 #define DIR_FD_MODE (S_IFDIR | 0500)
 #define DIR_TASK_MODE (S_IFDIR | 0555)
+#define DIR_FDINFO_MODE (S_IFDIR | 0555)
+/* The directories among pid_entries, by their index. */
+#define PE_TASK 0
+#define PE_FD 1
+#define PE_FDINFO 2
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
 static const struct pid_entry pid_entries[] = {
 	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false },
 	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false },
+	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true },
 	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
@@ -510,6 +523,8 @@ int proc_pid_open(struct inode *inode)
 	return 0;
 }
 
+static int show_fdinfo(struct seq_file *m, struct task *t, int fd);
+
 int proc_pid_show(struct inode *inode, struct seq_file *m)
 {
 	struct task *t = inode_task(inode);
@@ -517,6 +532,8 @@ int proc_pid_show(struct inode *inode, struct seq_file *m)
 
 	if (!t)
 		return -ESRCH;
+	if (PROC_I(inode)->fd >= 0)
+		return show_fdinfo(m, t, PROC_I(inode)->fd);
 	return p->show ? p->show(m, t) : -EIO;
 }
 
@@ -553,6 +570,8 @@ static const struct inode_operations proc_task_dir_iops;
 static const struct file_operations proc_task_dir_fops;
 static const struct inode_operations proc_fd_dir_iops;
 static const struct file_operations proc_fd_dir_fops;
+static const struct inode_operations proc_fdinfo_dir_iops;
+static const struct file_operations proc_fdinfo_dir_fops;
 
 /*
  * An inode for something of task t, owned by its effective ids (Linux's
@@ -572,6 +591,7 @@ static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mo
 	if (mode != (S_IFDIR | 0555) && (!t->mm || t->mm->dumpable != SUID_DUMP_USER))
 		inode->i_uid = inode->i_gid = 0;
 	PROC_I(inode)->pid = t->pid;
+	PROC_I(inode)->serial = t->serial;
 	return inode;
 }
 
@@ -669,13 +689,16 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		if (!inode)
 			return ERR_PTR(-ENOMEM);
 		PROC_I(inode)->pent = p;
-		if (p->mode == DIR_TASK_MODE) {
+		if (i == PE_TASK) {
 			inode->i_ino = pid_ino(t->pid, TASK_INO);
 			inode->i_op = &proc_task_dir_iops;
 			inode->i_fop = &proc_task_dir_fops;
-		} else if (p->mode == DIR_FD_MODE) {
+		} else if (i == PE_FD) {
 			inode->i_op = &proc_fd_dir_iops;
 			inode->i_fop = &proc_fd_dir_fops;
+		} else if (i == PE_FDINFO) {
+			inode->i_op = &proc_fdinfo_dir_iops;
+			inode->i_fop = &proc_fdinfo_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
 			inode = link_inode(inode, p->link, t, NULL);
 		}
@@ -697,7 +720,7 @@ static int proc_pid_base_readdir(struct file *file, struct dir_context *ctx)
 	size_t first = thread ? 1 : 0;
 	for (size_t i = first + ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
 		const struct pid_entry *p = &pid_entries[i];
-		ino_t ino = p->mode == DIR_TASK_MODE ? pid_ino(t->pid, TASK_INO) : pid_ino(t->pid, 1 + i);
+		ino_t ino = i == PE_TASK ? pid_ino(t->pid, TASK_INO) : pid_ino(t->pid, 1 + i);
 		if (!dir_emit(ctx, p->name, strlen(p->name), ino, mode_to_dt(p->mode)))
 			return 0;
 		ctx->pos = DIR_POS_FIRST + i + 1 - first;
@@ -790,7 +813,8 @@ static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *parent, c
 	return finish_lookup(parent, name, len, link_inode(inode, NULL, t, file));
 }
 
-static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+/* One entry per open descriptor: fd/ (links) and fdinfo/ (files). */
+static int fd_dir_readdir(struct file *file, struct dir_context *ctx, ino_t base, unsigned int type)
 {
 	struct inode *inode = file->f_inode;
 	struct task *t = inode_task(inode);
@@ -804,11 +828,16 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 		if (!t->files->fd[fd])
 			continue;
 		snprintf(name, sizeof(name), "%d", fd);
-		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, FD_INO_BASE + fd), DT_LNK))
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, base + fd), type))
 			return 0;
 		ctx->pos = DIR_POS_FIRST + fd + 1;
 	}
 	return 0;
+}
+
+static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
+{
+	return fd_dir_readdir(file, ctx, FD_INO_BASE, DT_LNK);
 }
 
 /* The process itself may always read its fd directory, whoever owns it
@@ -832,6 +861,85 @@ static const struct file_operations proc_fd_dir_fops = {
 	.llseek = generic_file_llseek,
 	.iterate = proc_fd_readdir,
 };
+
+/* ---- /proc/PID/fdinfo: what each descriptor's file is ------------------------- */
+
+/* Linux's common lines (fs/proc/fd.c: seq_show), then the file's own.
+ * mnt_id: no mount ids here, 0 for every file. */
+static int show_fdinfo(struct seq_file *m, struct task *t, int fd)
+{
+	struct file *file = t->files ? t->files->fd[fd] : NULL;
+	unsigned int flags;
+
+	if (!file)
+		return -ENOENT;
+	flags = file->f_flags | (fd_get_cloexec(t->files, fd) ? O_CLOEXEC : 0);
+	seq_printf(m, "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%lu\n", (long long)file->f_pos,
+		   flags, 0, (unsigned long)file->f_inode->i_ino);
+	if (file->f_op && file->f_op->show_fdinfo)
+		file->f_op->show_fdinfo(m, file);
+	return 0;
+}
+
+/* fdinfo/ and the files in it: only for one who may look into the
+ * process, then the mode bits (Linux's proc_fdinfo_permission). */
+static int proc_fdinfo_permission(struct inode *inode, int mask)
+{
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return -ESRCH;
+	if (!ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return -EACCES;
+	return generic_permission(inode, mask);
+}
+
+static const struct pid_entry fdinfo_file_entry = { "fdinfo", S_IFREG | 0444, NULL, NULL, NULL, false };
+
+static const struct inode_operations proc_fdinfo_file_iops = {
+	.permission = proc_fdinfo_permission,
+	.evict = proc_evict,
+};
+
+static struct dentry *proc_fdinfo_lookup(struct inode *dir, struct dentry *parent, const char *name, size_t len)
+{
+	struct task *t = inode_task(dir);
+	long fd = parse_number(name, len);
+	struct inode *inode;
+
+	if (!t || !t->files || fd < 0 || fd >= NR_OPEN || !t->files->fd[fd])
+		return NULL;
+	inode = pid_inode(dir->i_sb, t, S_IFREG | 0444, pid_ino(t->pid, FDINFO_INO_BASE + fd));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	PROC_I(inode)->fd = fd;
+	PROC_I(inode)->pent = &fdinfo_file_entry;
+	inode->i_op = &proc_fdinfo_file_iops;
+	return finish_lookup(parent, name, len, inode);
+}
+
+static int proc_fdinfo_readdir(struct file *file, struct dir_context *ctx)
+{
+	return fd_dir_readdir(file, ctx, FDINFO_INO_BASE, DT_REG);
+}
+
+static const struct inode_operations proc_fdinfo_dir_iops = {
+	.lookup = proc_fdinfo_lookup,
+	.permission = proc_fdinfo_permission,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_fdinfo_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = proc_fdinfo_readdir,
+};
+
+struct task *tgid_pidfd_to_task(const struct file *file)
+{
+	if (file->f_op != &proc_pid_dir_fops || PROC_I(file->f_inode)->thread)
+		return ERR_PTR(-EBADF);
+	return inode_task(file->f_inode);
+}
 
 /* ---- the root's part: /proc/self and /proc/PID --------------------------------------- */
 

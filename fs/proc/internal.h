@@ -40,7 +40,9 @@ struct proc_inode {
 	const struct proc_dir_entry *pde;       /* a registered entry, or NULL */
 	const struct pid_entry *pent;           /* a per-process file, or NULL */
 	pid_t pid;                              /* per-process inodes: whose */
-	int fd;                                 /* /proc/PID/fd/N: N */
+	uint64_t serial;                        /* ... and that task's serial, */
+						/* so a reused pid is not taken for it */
+	int fd;                                 /* /proc/PID/fd/N, fdinfo/N: N */
 	bool thread;                            /* under /proc/PID/task/TID: one thread's view */
 	char *link;                             /* a symlink's target, made at lookup */
 };

@@ -84,13 +84,17 @@ long sys_time(int64_t __user *t)
  * *left_ns set if a signal came first. */
 static long sleep_until_ns(uint64_t deadline_ns, uint64_t *left_ns)
 {
-	uint64_t now = ktime_get_ns(), ns_per_tick = 1000000000 / HZ;
+	uint64_t now, ns_per_tick = 1000000000 / HZ;
 
-	if (deadline_ns <= now)
-		return 0;
-	/* Round up to whole ticks, plus one: part of this tick has gone. */
-	uint64_t until = jiffies + (deadline_ns - now + ns_per_tick - 1) / ns_per_tick + 1;
-	if (sleep_until(until) == 0)
+	/* The ticks wake us, but the clock decides: QEMU may deliver late
+	 * ticks in a burst, and the sleep must not end before its time. */
+	while ((now = ktime_get_ns()) < deadline_ns) {
+		/* Round up to whole ticks, plus one: part of this tick has gone. */
+		uint64_t until = jiffies + (deadline_ns - now + ns_per_tick - 1) / ns_per_tick + 1;
+		if (sleep_until(until) != 0)
+			break;
+	}
+	if (now >= deadline_ns)
 		return 0;
 	now = ktime_get_ns();
 	*left_ns = deadline_ns > now ? deadline_ns - now : 0;
