@@ -37,6 +37,7 @@ int request_module(const char *fmt, ...) { (void)fmt; return -ENOENT; }
 void *vmalloc(size_t n) { return kzalloc(n); }
 void vfree(const void *p) { kfree((void *)p); }
 size_t vmalloc_nr_pages(void) { return 0; }
+const char *ksym_lookup(uint64_t addr, uint64_t *off) { (void)addr; (void)off; return NULL; } /* no symbols: wchan says 0 */
 /* ramfs drops its pages with put_page, since mmap may share them (mm/fault.c);
  * nothing here maps one, so a page has one owner and get_page is never called. */
 void put_page(void *p) { free_page(p); }

@@ -79,6 +79,15 @@ struct file {
 static struct file *fake_fd[NR_FAKE_FD];
 static int nr_kernel_reads;
 
+/* arch/x86/kernel/ldt.c: no process of these tests has an LDT. */
+int ldt_dup(struct mm *child, struct mm *parent)
+{
+	(void)parent;
+	child->ldt = NULL;
+	return 0;
+}
+void ldt_free(struct mm *mm) { (void)mm; }
+
 struct file *get_file(struct file *f)
 {
 	CHECK_FILE(f->f_count > 0);
