@@ -48,8 +48,11 @@ static long do_dup2(int oldfd, int newfd, bool cloexec)
 
 	if (!file)
 		return -EBADF;
-	if (newfd < 0 || newfd >= NR_OPEN)
+	if (newfd < 0 || (uint64_t)newfd >= current->rlim[RLIMIT_NOFILE].cur)
 		return -EBADF;
+	int err = expand_files(current->files, newfd);
+	if (err)
+		return err;
 	fd_install(current->files, newfd, get_file(file), cloexec);
 	return newfd;
 }
@@ -80,7 +83,7 @@ long sys_fcntl(int fd, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (arg >= NR_OPEN)
+		if (arg >= current->rlim[RLIMIT_NOFILE].cur)
 			return -EINVAL;
 		return dupfd(fd, arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:

@@ -1,20 +1,32 @@
 /*
  * file.c - the per-process descriptor table (struct files_struct).
  *
- * A table of NR_OPEN slots, each empty or holding one reference on a
- * struct file, plus a close-on-exec bit per slot. fork() copies the table
- * (each file gains a reference: parent and child share offsets, as Unix
- * requires); a clone with CLONE_FILES shares the table itself (count).
+ * max_fds slots, each empty or holding one reference on a struct file,
+ * plus a close-on-exec bit per slot. A new table has the NR_OPEN_DEFAULT
+ * slots inside the struct; a descriptor past them grows the table,
+ * doubling, up to the process's RLIMIT_NOFILE (EMFILE beyond), as Linux's
+ * fdtable does (/proc/PID/status shows max_fds as FDSize). fork() copies
+ * the table (each file gains a reference: parent and child share offsets,
+ * as Unix requires); a clone with CLONE_FILES shares the table itself
+ * (count).
  */
 #include "vfs.h"
 #include <mm.h>
 #include <sched.h>
 
+static void files_init(struct files_struct *files)
+{
+	files->count = 1;
+	files->max_fds = NR_OPEN_DEFAULT;
+	files->fd = files->fd_array;
+	files->close_on_exec = files->close_on_exec_init;
+}
+
 struct files_struct *files_alloc(void)
 {
 	struct files_struct *files = kzalloc(sizeof(*files));
 	if (files)
-		files->count = 1;
+		files_init(files);
 	return files;
 }
 
@@ -24,15 +36,60 @@ struct files_struct *files_get(struct files_struct *files)
 	return files;
 }
 
+/* Give files room for nr slots (a multiple of 64), keeping what it has. */
+static int resize_table(struct files_struct *files, unsigned int nr)
+{
+	struct file **fd = kzalloc(nr * sizeof(*fd));
+	uint64_t *coe = kzalloc(nr / 8);
+
+	if (!fd || !coe) {
+		kfree(fd);
+		kfree(coe);
+		return -ENOMEM;
+	}
+	memcpy(fd, files->fd, files->max_fds * sizeof(*fd));
+	memcpy(coe, files->close_on_exec, files->max_fds / 8);
+	if (files->fd != files->fd_array) {
+		kfree(files->fd);
+		kfree(files->close_on_exec);
+	}
+	files->fd = fd;
+	files->close_on_exec = coe;
+	files->max_fds = nr;
+	return 0;
+}
+
+int expand_files(struct files_struct *files, unsigned int fd)
+{
+	unsigned int nr = files->max_fds;
+
+	if (fd < nr)
+		return 0;
+	if (fd >= current->rlim[RLIMIT_NOFILE].cur || fd >= NR_OPEN)
+		return -EMFILE;
+	while (nr <= fd)
+		nr *= 2;
+	return resize_table(files, nr);
+}
+
 struct files_struct *files_dup(struct files_struct *old)
 {
 	struct files_struct *files = files_alloc();
+	unsigned int last = 0; /* one past the highest open descriptor */
+
 	if (!files)
 		return NULL;
-	for (int fd = 0; fd < NR_OPEN; fd++)
+	for (unsigned int fd = 0; fd < old->max_fds; fd++)
+		if (old->fd[fd])
+			last = fd + 1;
+	if (last > files->max_fds && resize_table(files, ALIGN_UP(last, 64))) {
+		kfree(files);
+		return NULL;
+	}
+	for (unsigned int fd = 0; fd < last; fd++)
 		if (old->fd[fd])
 			files->fd[fd] = get_file(old->fd[fd]);
-	memcpy(files->close_on_exec, old->close_on_exec, sizeof(files->close_on_exec));
+	memcpy(files->close_on_exec, old->close_on_exec, ALIGN_UP(last, 64) / 8);
 	return files;
 }
 
@@ -40,8 +97,12 @@ void files_put(struct files_struct *files)
 {
 	if (!files || --files->count > 0)
 		return;
-	for (int fd = 0; fd < NR_OPEN; fd++)
+	for (unsigned int fd = 0; fd < files->max_fds; fd++)
 		fput(files->fd[fd]);
+	if (files->fd != files->fd_array) {
+		kfree(files->fd);
+		kfree(files->close_on_exec);
+	}
 	kfree(files);
 }
 
@@ -52,7 +113,7 @@ bool fd_get_cloexec(struct files_struct *files, int fd)
 
 bool get_close_on_exec(int fd)
 {
-	return current->files && fd >= 0 && fd < NR_OPEN && fd_get_cloexec(current->files, fd);
+	return files_lookup(current->files, fd) && fd_get_cloexec(current->files, fd);
 }
 
 void fd_set_cloexec(struct files_struct *files, int fd, bool on)
@@ -65,19 +126,31 @@ void fd_set_cloexec(struct files_struct *files, int fd, bool on)
 
 void files_close_on_exec(struct files_struct *files)
 {
-	for (int fd = 0; fd < NR_OPEN; fd++)
-		if (fd_get_cloexec(files, fd))
-			fput(fd_remove(files, fd));
+	for (unsigned int w = 0; w < files->max_fds / 64; w++) {
+		uint64_t bits = files->close_on_exec[w];
+		for (; bits; bits &= bits - 1)
+			fput(fd_remove(files, w * 64 + __builtin_ctzll(bits)));
+		files->close_on_exec[w] = 0;
+	}
 }
 
+/* The lowest free descriptor >= start and below RLIMIT_NOFILE (else
+ * EMFILE), the table grown if need be. */
 int get_unused_fd(struct files_struct *files, int start)
 {
-	for (int fd = start < 0 ? 0 : start; fd < NR_OPEN; fd++)
+	uint64_t end = MIN(current->rlim[RLIMIT_NOFILE].cur, (uint64_t)NR_OPEN);
+
+	for (uint64_t fd = start < 0 ? 0 : start; fd < end; fd++) {
+		int err = expand_files(files, fd);
+		if (err)
+			return err;
 		if (!files->fd[fd])
 			return fd;
+	}
 	return -EMFILE;
 }
 
+/* fd must be in the table (get_unused_fd, expand_files). */
 void fd_install(struct files_struct *files, int fd, struct file *file, bool cloexec)
 {
 	struct file *old = files->fd[fd];
@@ -96,30 +169,18 @@ int fd_install_lowest(struct files_struct *files, struct file *file, bool cloexe
 
 struct file *fd_remove(struct files_struct *files, int fd)
 {
-	struct file *file;
-	if (fd < 0 || fd >= NR_OPEN)
-		return NULL;
-	file = files->fd[fd];
-	files->fd[fd] = NULL;
-	fd_set_cloexec(files, fd, false);
+	struct file *file = files_lookup(files, fd);
+
+	if (file) {
+		files->fd[fd] = NULL;
+		fd_set_cloexec(files, fd, false);
+	}
 	return file;
-}
-
-int close_fd(int fd)
-{
-	struct file *file = fd_remove(current->files, fd);
-
-	if (!file)
-		return -EBADF;
-	fput(file);
-	return 0;
 }
 
 struct file *fcheck(int fd)
 {
-	if (!current || !current->files || fd < 0 || fd >= NR_OPEN)
-		return NULL;
-	return current->files->fd[fd];
+	return current ? files_lookup(current->files, fd) : NULL;
 }
 
 struct file *fget(int fd)

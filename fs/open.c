@@ -80,7 +80,7 @@ long sys_close_range(unsigned int fd, unsigned int max_fd, unsigned int flags)
 		files_put(current->files);
 		current->files = own;
 	}
-	for (unsigned int i = fd; i <= max_fd && i < NR_OPEN; i++) {
+	for (unsigned int i = fd; i <= max_fd && i < current->files->max_fds; i++) {
 		if (!current->files->fd[i])
 			continue;
 		if (flags & CLOSE_RANGE_CLOEXEC)

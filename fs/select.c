@@ -248,7 +248,10 @@ long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds, struct timespec __
 #define POLLOUT_SET (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET (POLLPRI)
 
-#define FDSET_WORDS (NR_OPEN / 64)
+/* select works on FD_SETSIZE (1024) descriptors at most, the C library's
+ * fd_set: a larger n counts as 1024 (Linux goes on to its table's size). */
+#define SELECT_MAX_FDS 1024
+#define FDSET_WORDS (SELECT_MAX_FDS / 64)
 
 struct select_sets {
 	int n;
@@ -306,8 +309,10 @@ static long core_sys_select(int n, uint64_t __user *inp, uint64_t __user *outp,
 
 	if (n < 0)
 		return -EINVAL;
-	if (n > NR_OPEN)
-		n = NR_OPEN; /* Linux: the size of the descriptor table */
+	if ((unsigned int)n > current->files->max_fds)
+		n = current->files->max_fds; /* as Linux: the size of the table */
+	if (n > SELECT_MAX_FDS)
+		n = SELECT_MAX_FDS;
 	s = kzalloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;

@@ -475,11 +475,28 @@ void eventpoll_release(struct file *file);
 
 /* ---- descriptors and process state ----------------------------------- */
 
+/*
+ * The descriptor table (fs/file.c): max_fds slots, each empty or holding a
+ * reference on a file, and a close-on-exec bit each. It starts with the
+ * NR_OPEN_DEFAULT slots inside the struct and grows, doubling, up to the
+ * process's RLIMIT_NOFILE, as Linux's fdtable does.
+ */
+#define NR_OPEN_DEFAULT 64
 struct files_struct {
 	int count;
-	struct file *fd[NR_OPEN];
-	uint64_t close_on_exec[NR_OPEN / 64];
+	unsigned int max_fds;
+	struct file **fd;
+	uint64_t *close_on_exec;        /* max_fds / 64 words */
+	struct file *fd_array[NR_OPEN_DEFAULT];
+	uint64_t close_on_exec_init[NR_OPEN_DEFAULT / 64];
 };
+/* The file at fd, NULL if none (or fd out of the table). */
+static inline struct file *files_lookup(struct files_struct *files, int fd)
+{
+	return files && fd >= 0 && (unsigned int)fd < files->max_fds ? files->fd[fd] : NULL;
+}
+/* Make the table hold slot fd: 0, -EMFILE past RLIMIT_NOFILE, -ENOMEM. */
+int expand_files(struct files_struct *files, unsigned int fd);
 
 struct fs_struct {
 	int count;

@@ -75,7 +75,9 @@ struct fs_struct;
 #define MAY_WRITE 2
 #define MAY_READ 4
 
-#define NR_OPEN 256 /* descriptors per process (RLIMIT_NOFILE soft limit is 1024 on Linux) */
+/* The most descriptors a process may have, whatever its RLIMIT_NOFILE
+ * (Linux's fs.nr_open); the soft limit is 1024, the hard one 4096. */
+#define NR_OPEN 1048576
 
 /* Mount the empty root filesystem and register the devices (after serial_init). */
 void vfs_init(void);

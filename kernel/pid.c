@@ -111,7 +111,7 @@ static struct file *pidfd_fget(struct task *t, int fd)
 
 	if (!ptrace_may_access(t, PTRACE_MODE_ATTACH_REALCREDS))
 		return ERR_PTR(-EPERM);
-	if (!t->files || fd < 0 || fd >= NR_OPEN || !(file = t->files->fd[fd]))
+	if (!(file = files_lookup(t->files, fd)))
 		return ERR_PTR(-EBADF);
 	return get_file(file);
 }

@@ -6,6 +6,7 @@
 #include <cred.h>
 #include <cpu.h>
 #include <errno.h>
+#include <fs.h>
 #include <kasan.h>
 #include <kernel.h>
 #include <mm.h>
@@ -265,8 +266,8 @@ static long do_prlimit(struct task *t, unsigned resource, const struct rlimit *n
 		/* Raising the hard limit needs privilege (CAP_SYS_RESOURCE). */
 		if (new->max > t->rlim[resource].max && !capable(CAP_SYS_RESOURCE))
 			return -EPERM;
-		if (resource == RLIMIT_NOFILE && new->max > 1048576)
-			return -EPERM; /* above Linux's fs.nr_open */
+		if (resource == RLIMIT_NOFILE && new->max > NR_OPEN)
+			return -EPERM; /* above fs.nr_open */
 		for_each_thread(t, th) /* a limit of the process */
 			th->rlim[resource] = *new;
 	}

@@ -242,7 +242,7 @@ static int show_status(struct seq_file *m, struct task *t)
 	/* real, effective, saved, file system ids */
 	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", cred->uid, cred->euid, cred->suid, cred->fsuid);
 	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", cred->gid, cred->egid, cred->sgid, cred->fsgid);
-	seq_printf(m, "FDSize:\t%d\n", NR_OPEN);
+	seq_printf(m, "FDSize:\t%u\n", t->files ? t->files->max_fds : 0);
 	/* Linux's "Groups:\t10 20 \n": a space after the list, even an empty one. */
 	seq_puts(m, "Groups:\t");
 	for (int g = 0; g < gi->ngroups; g++)
@@ -622,7 +622,7 @@ static struct dentry *proc_pid_get_link_dentry(struct inode *inode)
 	if (!ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
 		return ERR_PTR(-EACCES);
 	if (pi->fd >= 0) {
-		if (!t->files || !(file = t->files->fd[pi->fd]))
+		if (!(file = files_lookup(t->files, pi->fd)))
 			return ERR_PTR(-ENOENT);
 		/* A pipe has no dentry here: its "pipe:[N]" text leads nowhere. */
 		return file->f_dentry ? dget(file->f_dentry) : NULL;
@@ -802,7 +802,7 @@ static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *parent, c
 	struct inode *inode;
 	struct file *file;
 
-	if (!t || !t->files || fd < 0 || fd >= NR_OPEN || !(file = t->files->fd[fd]))
+	if (!t || !(file = files_lookup(t->files, fd)))
 		return NULL;
 	/* Linux: the link's mode tells how the file was opened. */
 	inode = pid_inode(dir->i_sb, t, S_IFLNK | ((file->f_mode & FMODE_READ) ? 0500 : 0) |
@@ -823,7 +823,7 @@ static int fd_dir_readdir(struct file *file, struct dir_context *ctx, ino_t base
 		return -ENOENT;
 	if (!dir_emit_dots(ctx, inode->i_ino, pid_ino(t->pid, 0)))
 		return 0;
-	for (int fd = ctx->pos - DIR_POS_FIRST; t->files && fd < NR_OPEN; fd++) {
+	for (int fd = ctx->pos - DIR_POS_FIRST; t->files && (unsigned int)fd < t->files->max_fds; fd++) {
 		char name[12];
 		if (!t->files->fd[fd])
 			continue;
@@ -868,7 +868,7 @@ static const struct file_operations proc_fd_dir_fops = {
  * mnt_id: no mount ids here, 0 for every file. */
 static int show_fdinfo(struct seq_file *m, struct task *t, int fd)
 {
-	struct file *file = t->files ? t->files->fd[fd] : NULL;
+	struct file *file = files_lookup(t->files, fd);
 	unsigned int flags;
 
 	if (!file)
@@ -907,7 +907,7 @@ static struct dentry *proc_fdinfo_lookup(struct inode *dir, struct dentry *paren
 	long fd = parse_number(name, len);
 	struct inode *inode;
 
-	if (!t || !t->files || fd < 0 || fd >= NR_OPEN || !t->files->fd[fd])
+	if (!t || !files_lookup(t->files, fd))
 		return NULL;
 	inode = pid_inode(dir->i_sb, t, S_IFREG | 0444, pid_ino(t->pid, FDINFO_INO_BASE + fd));
 	if (!inode)
