@@ -994,10 +994,14 @@ static void bprm_fill_uid(struct linux_binprm *bprm, struct file *file)
 
 	if (!mnt_may_suid(file) || current->no_new_privs)
 		return;
-	if (mode & S_ISUID)
+	if (mode & S_ISUID) {
+		bprm->per_clear |= PER_CLEAR_ON_SETID;
 		bprm->cred->euid = inode_uid(inode);
-	if ((mode & (S_ISGID | 0010)) == (S_ISGID | 0010))
+	}
+	if ((mode & (S_ISGID | 0010)) == (S_ISGID | 0010)) {
+		bprm->per_clear |= PER_CLEAR_ON_SETID;
 		bprm->cred->egid = inode_gid(inode);
+	}
 }
 
 /*
@@ -1079,6 +1083,7 @@ int begin_new_exec(struct linux_binprm *bprm)
 	 * A parent may not signal a process that became more privileged, nor
 	 * hand it a stack limit beyond the default to misplace its memory.
 	 */
+	me->personality &= ~bprm->per_clear;
 	if (bprm->secureexec) {
 		me->pdeath_signal = 0;
 		if (me->rlim[RLIMIT_STACK].cur > _STK_LIM)

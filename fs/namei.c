@@ -171,6 +171,23 @@ static struct dentry *lookup_child(struct dentry *dir, const char *name, size_t 
 }
 
 /*
+ * fs.protected_symlinks, on in Debian's kernel (its patch enables it by
+ * default): in a sticky directory that everyone may write (/tmp), a
+ * symlink is followed only by its owner, or when it belongs to the
+ * directory's owner (EACCES): another user cannot lay a trap there.
+ */
+static int may_follow_link(struct nameidata *nd, const struct inode *link)
+{
+	const struct inode *dir = nd->dir->d_inode;
+
+	if (link->i_uid == current_fsuid())
+		return 0;
+	if ((dir->i_mode & (S_ISVTX | 0002)) != (S_ISVTX | 0002))
+		return 0;
+	return dir->i_uid == link->i_uid ? 0 : -EACCES;
+}
+
+/*
  * Replace the unparsed path by "target/rest" for the symlink link, which
  * sits in nd->dir. rest must point into nd->buf or be a literal.
  */
@@ -183,6 +200,9 @@ static int nd_splice_link(struct nameidata *nd, struct dentry *link, const char 
 
 	if (++nd->total_links > MAXSYMLINKS)
 		return -ELOOP;
+	int err = may_follow_link(nd, inode);
+	if (err)
+		return err;
 	target = inode->i_op && inode->i_op->get_link ? inode->i_op->get_link(inode) : NULL;
 	if (!target)
 		return -EINVAL;
@@ -552,6 +572,24 @@ int vfs_symlink_at(const char *target, int dfd, const char *path)
 	return err;
 }
 
+/*
+ * fs.protected_hardlinks, on in Debian's kernel: a user may hard-link a
+ * file of someone else only if it is a regular file, neither set-user-ID
+ * nor executable set-group-ID, that the user may read and write (EPERM):
+ * a link must not pin another user's privileged or secret file.
+ */
+static int may_linkat(struct inode *inode)
+{
+	mode_t mode = inode->i_mode;
+
+	if (inode->i_uid == current_fsuid() || capable(CAP_FOWNER))
+		return 0;
+	if (!S_ISREG(mode) || (mode & S_ISUID) || (mode & (S_ISGID | 0010)) == (S_ISGID | 0010) ||
+	    inode_permission(inode, MAY_READ | MAY_WRITE))
+		return -EPERM;
+	return 0;
+}
+
 int vfs_link_at(int olddfd, const char *oldpath, int newdfd, const char *newpath)
 {
 	struct nameidata nd;
@@ -565,10 +603,12 @@ int vfs_link_at(int olddfd, const char *oldpath, int newdfd, const char *newpath
 	if (err)
 		goto out;
 	dir = nd.dir->d_inode;
-	if (S_ISDIR(old->d_inode->i_mode))
-		err = -EPERM;
-	else if (old->d_sb != nd.dir->d_sb)
+	if (old->d_sb != nd.dir->d_sb)
 		err = -EXDEV;
+	else if ((err = may_linkat(old->d_inode)))
+		;
+	else if (S_ISDIR(old->d_inode->i_mode))
+		err = -EPERM;
 	else if (!dir->i_op || !dir->i_op->link)
 		err = -EPERM;
 	else if (old->d_inode->i_nlink == 0)

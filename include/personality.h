@@ -17,6 +17,9 @@
 #define WHOLE_SECONDS 0x2000000
 #define STICKY_TIMEOUTS 0x4000000
 #define ADDR_LIMIT_3GB 0x8000000
+/* What a set-user-ID or set-group-ID exec takes away: the bits that would
+ * weaken the new program's protections (Linux's PER_CLEAR_ON_SETID). */
+#define PER_CLEAR_ON_SETID (READ_IMPLIES_EXEC | ADDR_NO_RANDOMIZE | ADDR_COMPAT_LAYOUT | MMAP_PAGE_ZERO)
 
 #define PER_LINUX 0x0000
 #define PER_MASK 0x00ff

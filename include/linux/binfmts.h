@@ -56,6 +56,9 @@ struct linux_binprm {
 	 * honours it; the handler only sets it. */
 	bool execfd_creds;
 	bool secureexec;     /* AT_SECURE: the exec raised privileges */
+	/* Personality bits the exec clears (PER_CLEAR_ON_SETID when the
+	 * file is set-user-ID or set-group-ID). */
+	unsigned int per_clear;
 	bool point_of_no_return; /* set by begin_new_exec: failing now kills */
 	/* The name came from a descriptor (AT_EMPTY_PATH): the process is named
 	 * after the file it loads, not "N" (Linux 6.12, in Debian's 6.1). */
