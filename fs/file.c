@@ -178,6 +178,16 @@ struct file *fd_remove(struct files_struct *files, int fd)
 	return file;
 }
 
+int close_fd(int fd)
+{
+	struct file *file = fd_remove(current->files, fd);
+
+	if (!file)
+		return -EBADF;
+	fput(file);
+	return 0;
+}
+
 struct file *fcheck(int fd)
 {
 	return current ? files_lookup(current->files, fd) : NULL;

@@ -322,6 +322,9 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	if (IS_ERR(console)) {
 		pr_warn("Warning: unable to open an initial console.\n");
 	} else {
+		/* This runs on the boot task, whose RLIMIT_NOFILE the
+		 * descriptor table goes by: Linux's init_task has the defaults. */
+		set_default_rlimits(current);
 		fd_install_lowest(t->files, console, false);
 		fd_install_lowest(t->files, get_file(console), false);
 		fd_install_lowest(t->files, get_file(console), false);

@@ -15,8 +15,9 @@
  *                  see an oops), 'o' to power off, 'b' to reboot
  *   sys/kernel/    ostype, pid_max, threads-max, ngroups_max (kernel/utsname.c
  *                  adds osrelease, version, hostname, domainname and /proc/version)
- *   sys/fs/        pipe-max-size, protected_hardlinks and protected_symlinks
- *                  (1, fs/namei.c), and the empty binfmt_misc, where the
+ *   sys/fs/        pipe-max-size, protected_{hardlinks,symlinks} (1,
+ *                  fs/namei.c), protected_{fifos,regular} (0), and the
+ *                  empty binfmt_misc, where the
  *                  binfmt_misc filesystem is mounted (fs/binfmt_misc.c)
  *   sys/vm/        mmap_min_addr (read-only here: MMAP_MIN_ADDR)
  */
@@ -252,10 +253,17 @@ static int show_pipe_max_size(struct seq_file *m)
 }
 
 /* fs.protected_symlinks and fs.protected_hardlinks: on, as Debian's
- * kernel has them (fs/namei.c enforces both); only root reads them. */
+ * kernel has them (fs/namei.c enforces both); protected_fifos and
+ * protected_regular: off, as there. */
 static int show_one(struct seq_file *m)
 {
 	seq_puts(m, "1\n");
+	return 0;
+}
+
+static int show_zero(struct seq_file *m)
+{
+	seq_puts(m, "0\n");
 	return 0;
 }
 
@@ -311,8 +319,10 @@ void proc_misc_init(void)
 	proc_create("sys/kernel/threads-max", 0444, show_threads_max, NULL);
 	proc_create("sys/kernel/ngroups_max", 0444, show_ngroups_max, NULL);
 	proc_create("sys/fs/pipe-max-size", 0444, show_pipe_max_size, NULL);
-	proc_create("sys/fs/protected_hardlinks", 0600, show_one, NULL);
-	proc_create("sys/fs/protected_symlinks", 0600, show_one, NULL);
+	proc_create("sys/fs/protected_fifos", 0644, show_zero, NULL);
+	proc_create("sys/fs/protected_hardlinks", 0644, show_one, NULL);
+	proc_create("sys/fs/protected_regular", 0644, show_zero, NULL);
+	proc_create("sys/fs/protected_symlinks", 0644, show_one, NULL);
 	proc_mkdir("sys/fs/binfmt_misc");
 	proc_create("sys/vm/mmap_min_addr", 0444, show_mmap_min_addr, NULL);
 }
