@@ -78,6 +78,19 @@ static const struct file_operations eventpoll_fops;
 
 static bool is_file_epoll(struct file *file) { return file->f_op == &eventpoll_fops; }
 
+/* kcmp(KCMP_EPOLL_TFD): the file that the toff-th item added as
+ * descriptor tfd watches; -EINVAL if epfile is no epoll set, -ENOENT if
+ * there is none. */
+struct file *epoll_target_file(struct file *epfile, int tfd, unsigned long toff)
+{
+	if (!is_file_epoll(epfile))
+		return ERR_PTR(-EINVAL);
+	for (struct epitem *it = ((struct eventpoll *)epfile->private_data)->items; it; it = it->next)
+		if (it->fd == tfd && toff-- == 0)
+			return it->file;
+	return ERR_PTR(-ENOENT);
+}
+
 static void ep_remove(struct epitem **pp)
 {
 	struct epitem *epi = *pp;

@@ -178,6 +178,11 @@ struct file *fd_remove(struct files_struct *files, int fd)
 	return file;
 }
 
+struct file *task_file(struct task *t, int fd)
+{
+	return files_lookup(t->files, fd);
+}
+
 int close_fd(int fd)
 {
 	struct file *file = fd_remove(current->files, fd);

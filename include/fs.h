@@ -171,6 +171,13 @@ void files_close_on_exec(struct files_struct *files);       /* exec */
 int fd_install_lowest(struct files_struct *files, struct file *file, bool cloexec);
 /* Close current's descriptor fd (Linux's close_fd): 0 or -EBADF. */
 int close_fd(int fd);
+/* fs/eventpoll.c, for kcmp: the file an epoll set's item for descriptor
+ * tfd watches (the toff-th such item); ERR_PTR(-EINVAL) if epfile is no
+ * epoll set, ERR_PTR(-ENOENT) if there is none. */
+struct file *epoll_target_file(struct file *epfile, int tfd, unsigned long toff);
+/* The file t's descriptor fd holds, NULL if none (no reference). */
+struct task;
+struct file *task_file(struct task *t, int fd);
 
 /* Working directory, root and umask of a process. */
 struct fs_struct *fs_alloc_root(void);

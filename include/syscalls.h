@@ -97,6 +97,8 @@
 	X(203, sched_setaffinity)                                              \
 	/* kernel/sched/membarrier.c, kernel/rseq.c */                          \
 	X(324, membarrier) X(334, rseq)                                        \
+	/* kernel/kcmp.c */                                                    \
+	X(312, kcmp)                                                           \
 	/* kernel/exec_domain.c */                                             \
 	X(135, personality)                                                    \
 	/* arch/x86/kernel/ioport.c */                                         \
