@@ -52,12 +52,7 @@ long sys_creat(const char __user *filename, mode_t mode)
 
 long sys_close(int fd)
 {
-	struct file *file = fd_remove(current->files, fd);
-
-	if (!file)
-		return -EBADF;
-	fput(file);
-	return 0;
+	return close_fd(fd);
 }
 
 #define CLOSE_RANGE_UNSHARE (1U << 1)
