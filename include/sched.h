@@ -235,6 +235,12 @@ struct task {
 	/* This thread's CPU time in ticks, counted by the timer. */
 	uint64_t utime, stime;
 	uint64_t start_time;    /* jiffies at fork */
+	/* sched_setscheduler(2): the policy (SCHED_*), the real-time priority
+	 * (1-99 under SCHED_FIFO and SCHED_RR, else 0) and whether fork
+	 * resets them. Kept and reported; the scheduler treats all alike. */
+	int policy;
+	unsigned int rt_priority;
+	bool sched_reset_on_fork;
 	struct fpu_state fpu;   /* user x87/SSE registers while switched out */
 };
 
@@ -258,6 +264,19 @@ extern volatile uint64_t jiffies; /* timer ticks since boot */
 #define HZ 100
 
 void sched_init(void);
+/* Scheduling policies (sched_setscheduler), Linux's numbers. */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+#define SCHED_DEADLINE 6
+static inline bool task_has_rt_policy(const struct task *t)
+{
+	return t->policy == SCHED_FIFO || t->policy == SCHED_RR;
+}
+/* fork: the child's policy and priority (kernel/sched/core.c). */
+void sched_fork(struct task *child, struct task *parent);
 void schedule(void);                     /* give up the CPU */
 void sleep_on(void *chan);               /* call with interrupts off */
 void wakeup(void *chan);

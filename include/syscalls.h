@@ -89,6 +89,9 @@
 	/* LAB 01: END */                                                       \
 	/* kernel/sched/core.c */                                               \
 	X(203, sched_setaffinity)                                              \
+	X(142, sched_setparam) X(143, sched_getparam)                          \
+	X(144, sched_setscheduler) X(145, sched_getscheduler)                  \
+	X(146, sched_get_priority_max) X(147, sched_get_priority_min)          \
 	/* kernel/sched/membarrier.c, kernel/rseq.c */                          \
 	X(324, membarrier) X(334, rseq)                                        \
 	/* kernel/exec_domain.c */                                             \
