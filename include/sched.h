@@ -378,5 +378,3 @@ void flush_signal_handlers(struct task *t);
 /* kernel/futex.c: at thread exit and exec, the robust list's futexes are
  * released (FUTEX_OWNER_DIED) and clear_child_tid is cleared and woken. */
 void futex_exit_release(struct task *t);
-/* Wake up to nr waiters of the futex at uaddr in the current mm. */
-int futex_wake_addr(uint64_t uaddr, int nr);

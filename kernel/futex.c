@@ -1,6 +1,7 @@
 /*
  * futex.c - fast user-space locking: futex(2), the robust list, and the
- * wake-up at thread exit that pthread_join waits for.
+ * wake-up at thread exit that pthread_join waits for. Requeueing is in
+ * futex_requeue.c; what the files share in futex.h.
  *
  * A futex is a 32-bit word in user memory. The C library takes and
  * releases locks in user space with atomic instructions; only when it has
@@ -16,6 +17,8 @@
  *    address space and the address; for a MAP_SHARED mapping the file
  *    (inode) and the offset in it, so that processes that map it at
  *    different addresses meet on the same key (Linux's get_futex_key).
+ *    A bucket is in Linux's order: by real-time priority, then first
+ *    come, first served (futex_queue).
  *  - One CPU, and the kernel is not preempted: reading the word and
  *    queueing (FUTEX_WAIT), or changing it and waking (FUTEX_WAKE_OP), are
  *    atomic with respect to every other thread without a lock. Interrupts
@@ -37,6 +40,7 @@
 #include <uaccess.h>
 #include <vm.h>
 #include <x86.h>
+#include "futex.h"
 
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
@@ -55,46 +59,24 @@
 #define FUTEX_PRIVATE_FLAG 128
 #define FUTEX_CLOCK_REALTIME 256
 #define FUTEX_CMD_MASK (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
-#define FUTEX_BITSET_MATCH_ANY 0xffffffffu
 
-/* The robust list's word: owner tid and two flags. */
-#define FUTEX_WAITERS 0x80000000u
-#define FUTEX_OWNER_DIED 0x40000000u
-#define FUTEX_TID_MASK 0x3fffffffu
 #define ROBUST_LIST_LIMIT 2048
-
-struct futex_key {
-	uint64_t object; /* the mm (bit 1: a shared futex), or the inode (bit 0) */
-	uint64_t offset; /* the address, or the offset in the file */
-};
-
-struct futex_q {
-	struct futex_q *next;
-	struct futex_key key;
-	uint32_t bitset;
-	struct task *task;
-	bool woken;
-};
 
 #define FUTEX_BUCKETS 64
 static struct futex_q *buckets[FUTEX_BUCKETS];
 
-static struct futex_q **bucket_of(const struct futex_key *k)
+struct futex_q **futex_bucket(const struct futex_key *k)
 {
 	uint64_t h = (k->object >> 4) ^ (k->offset >> 2) ^ (k->offset >> 12);
 	return &buckets[h % FUTEX_BUCKETS];
 }
 
-static bool key_equal(const struct futex_key *a, const struct futex_key *b)
-{
-	return a->object == b->object && a->offset == b->offset;
-}
-
 /*
  * The key of the futex at uaddr: EINVAL if it is not 4-byte aligned,
- * EFAULT if a shared futex is in no mapping.
+ * EFAULT if a shared futex is in no mapping, or (FUTEX_WRITE: the PI
+ * operations write the word) in one that cannot be written.
  */
-static int get_futex_key(uint64_t uaddr, bool shared, struct futex_key *key)
+int get_futex_key(uint64_t uaddr, bool shared, struct futex_key *key, enum futex_access rw)
 {
 	struct mm *mm = current->mm;
 
@@ -107,7 +89,7 @@ static int get_futex_key(uint64_t uaddr, bool shared, struct futex_key *key)
 	if (!shared)
 		return 0;
 	struct vma *v = vma_find(mm, uaddr);
-	if (!v)
+	if (!v || (rw == FUTEX_WRITE && !(v->flags & VM_WRITE)))
 		return -EFAULT;
 	/* A shared futex in private memory is not the private futex of the
 	 * same address: Linux marks its key (FUT_OFF_MMSHARED). */
@@ -119,40 +101,114 @@ static int get_futex_key(uint64_t uaddr, bool shared, struct futex_key *key)
 	return 0;
 }
 
-static void queue_remove(struct futex_q *q)
+/*
+ * A waiter's place in its bucket, as Linux's plist: real-time threads by
+ * their priority, the higher first, all others alike (Linux clamps their
+ * priority to MAX_RT_PRIO); first come, first served within a priority.
+ */
+#define MAX_RT_PRIO 100
+static int futex_prio(const struct task *t)
 {
-	for (struct futex_q **pp = bucket_of(&q->key); *pp; pp = &(*pp)->next) {
-		if (*pp == q) {
-			*pp = q->next;
-			return;
-		}
-	}
+	return task_has_rt_policy(t) ? MAX_RT_PRIO - 1 - (int)t->rt_priority : MAX_RT_PRIO;
 }
 
-/* Wake up to nr waiters of key whose bitset meets bitset. */
+void futex_queue(struct futex_q *q)
+{
+	struct futex_q **pp = futex_bucket(&q->key);
+
+	q->prio = futex_prio(q->task);
+	while (*pp && (*pp)->prio <= q->prio)
+		pp = &(*pp)->next;
+	q->next = *pp;
+	*pp = q;
+}
+
+bool futex_unqueue(struct futex_q *q)
+{
+	for (struct futex_q **pp = futex_bucket(&q->key); *pp; pp = &(*pp)->next) {
+		if (*pp == q) {
+			*pp = q->next;
+			return true;
+		}
+	}
+	return false;
+}
+
+void futex_wake_mark(struct futex_q *q)
+{
+	futex_unqueue(q);
+	q->woken = true;
+	make_runnable(q->task);
+}
+
+struct futex_q *futex_top_waiter(const struct futex_key *key)
+{
+	for (struct futex_q *q = *futex_bucket(key); q; q = q->next)
+		if (futex_match(&q->key, key))
+			return q;
+	return NULL;
+}
+
+/*
+ * Wake waiters of key whose bitset meets bitset: nr of them, but at least
+ * one (Linux counts after the first wake). EINVAL on meeting a PI waiter
+ * (FUTEX_LOCK_PI, FUTEX_WAIT_REQUEUE_PI): those are not for FUTEX_WAKE;
+ * the ones woken before stay woken.
+ */
 static int wake_key(const struct futex_key *key, int nr, uint32_t bitset)
 {
 	int woken = 0;
 	uint64_t irq = irq_save();
 
-	for (struct futex_q **pp = bucket_of(key); *pp && woken < nr;) {
-		struct futex_q *q = *pp;
-		if (!key_equal(&q->key, key) || !(q->bitset & bitset)) {
-			pp = &q->next;
+	for (struct futex_q *q = *futex_bucket(key), *next; q; q = next) {
+		next = q->next;
+		if (!futex_match(&q->key, key))
 			continue;
+		if (q->pi_state || q->requeue_pi_key) {
+			woken = -EINVAL;
+			break;
 		}
-		*pp = q->next;
-		q->woken = true;
-		make_runnable(q->task);
-		woken++;
+		if (!(q->bitset & bitset))
+			continue;
+		futex_wake_mark(q);
+		if (++woken >= nr)
+			break;
 	}
 	irq_restore(irq);
 	return woken;
 }
 
-static int get_futex_value(uint32_t *val, uint64_t uaddr)
+int futex_get_value(uint32_t *val, uint64_t uaddr)
 {
 	return copy_from_user(val, (const void __user *)uaddr, sizeof(*val));
+}
+
+/* No other thread runs while the kernel does (one CPU, no preemption, and
+ * a fault on user memory does not sleep): a read then a write is atomic. */
+int futex_cmpxchg_value(uint32_t *cur, uint64_t uaddr, uint32_t old, uint32_t new)
+{
+	if (futex_get_value(cur, uaddr))
+		return -EFAULT;
+	if (*cur != old)
+		return 0;
+	return copy_to_user((void __user *)uaddr, &new, sizeof(new)) ? -EFAULT : 0;
+}
+
+int futex_sleep(void *chan, uint64_t deadline_ns)
+{
+	if (deadline_ns) {
+		uint64_t now = ktime_get_ns(), tick = 1000000000 / HZ;
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		current->wake_at = jiffies + (deadline_ns - now + tick - 1) / tick;
+	}
+	if (signal_pending(current)) {
+		current->wake_at = 0;
+		return -EINTR;
+	}
+	sleep_on(chan);
+	current->wake_at = 0;
+	return 0;
 }
 
 /* ---- waiting ---- */
@@ -165,53 +221,37 @@ static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadl
 {
 	struct futex_q q = { .bitset = bitset, .task = current };
 	uint32_t cur;
-	int err;
+	long ret;
 
 	if (!bitset)
 		return -EINVAL;
-	err = get_futex_key(uaddr, shared, &q.key);
-	if (err)
-		return err;
-	if (get_futex_value(&cur, uaddr))
+	ret = get_futex_key(uaddr, shared, &q.key, FUTEX_READ);
+	if (ret)
+		return ret;
+	if (futex_get_value(&cur, uaddr))
 		return -EFAULT;
 	if (cur != val)
 		return -EAGAIN;
 
 	uint64_t irq = irq_save();
-	struct futex_q **b = bucket_of(&q.key);
-	q.next = *b; /* the newest first: wake order is not promised */
-	*b = &q;
-	long ret = 0;
-	while (!q.woken) {
-		if (signal_pending(current)) {
-			ret = -ERESTARTSYS;
-			break;
-		}
-		if (deadline_ns) {
-			uint64_t now = ktime_get_ns(), tick = 1000000000 / HZ;
-			if (now >= deadline_ns) {
-				ret = -ETIMEDOUT;
-				break;
-			}
-			current->wake_at = jiffies + (deadline_ns - now + tick - 1) / tick;
-		}
-		sleep_on(&q);
-		current->wake_at = 0;
-	}
+	futex_queue(&q);
+	while (!q.woken && !(ret = futex_sleep(&q, deadline_ns)))
+		;
 	if (!q.woken)
-		queue_remove(&q);
+		futex_unqueue(&q);
 	irq_restore(irq);
-	if (ret == -ERESTARTSYS && deadline_ns) {
-		struct restart_block *rb = &current->restart_block;
-		rb->fn = futex_wait_restart;
-		rb->deadline_ns = deadline_ns;
-		rb->futex_uaddr = uaddr;
-		rb->futex_val = val;
-		rb->futex_bitset = bitset;
-		rb->futex_shared = shared;
-		ret = -ERESTART_RESTARTBLOCK;
-	}
-	return ret;
+	if (ret != -EINTR)
+		return ret;
+	if (!deadline_ns)
+		return -ERESTARTSYS;
+	struct restart_block *rb = &current->restart_block;
+	rb->fn = futex_wait_restart;
+	rb->deadline_ns = deadline_ns;
+	rb->futex_uaddr = uaddr;
+	rb->futex_val = val;
+	rb->futex_bitset = bitset;
+	rb->futex_shared = shared;
+	return -ERESTART_RESTARTBLOCK;
 }
 
 static long futex_wait_restart(struct restart_block *rb)
@@ -230,73 +270,10 @@ static long futex_wake(uint64_t uaddr, bool shared, int nr, uint32_t bitset)
 
 	if (!bitset)
 		return -EINVAL;
-	err = get_futex_key(uaddr, shared, &key);
+	err = get_futex_key(uaddr, shared, &key, FUTEX_READ);
 	if (err)
 		return err;
-	return nr > 0 ? wake_key(&key, nr, bitset) : 0;
-}
-
-int futex_wake_addr(uint64_t uaddr, int nr)
-{
-	long r = futex_wake(uaddr, true, nr, FUTEX_BITSET_MATCH_ANY);
-	return r < 0 ? (int)r : 0;
-}
-
-/*
- * Wake up to nr_wake waiters of uaddr1 and move up to nr_requeue of the
- * others to uaddr2 (they wait there from now on): a condition variable's
- * broadcast without the thundering herd. With cmpval (FUTEX_CMP_REQUEUE),
- * only if uaddr1 still holds it (else EAGAIN).
- */
-static long futex_requeue(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_wake,
-			  int nr_requeue, const uint32_t *cmpval)
-{
-	struct futex_key key1, key2;
-	int err, woken = 0, moved = 0;
-
-	if (nr_wake < 0 || nr_requeue < 0)
-		return -EINVAL;
-	if ((err = get_futex_key(uaddr1, shared, &key1)) || (err = get_futex_key(uaddr2, shared, &key2)))
-		return err;
-	if (cmpval) {
-		uint32_t cur;
-		if (get_futex_value(&cur, uaddr1))
-			return -EFAULT;
-		if (cur != *cmpval)
-			return -EAGAIN;
-	}
-	uint64_t irq = irq_save();
-	struct futex_q *moving = NULL;
-	for (struct futex_q **pp = bucket_of(&key1); *pp;) {
-		struct futex_q *q = *pp;
-		if (!key_equal(&q->key, &key1)) {
-			pp = &q->next;
-			continue;
-		}
-		if (woken < nr_wake) {
-			*pp = q->next;
-			q->woken = true;
-			make_runnable(q->task);
-			woken++;
-		} else if (moved < nr_requeue) {
-			*pp = q->next;
-			q->next = moving;
-			moving = q;
-			moved++;
-		} else {
-			break;
-		}
-	}
-	while (moving) {
-		struct futex_q *q = moving;
-		moving = q->next;
-		q->key = key2;
-		struct futex_q **b = bucket_of(&key2);
-		q->next = *b;
-		*b = q;
-	}
-	irq_restore(irq);
-	return woken + moved;
+	return wake_key(&key, nr, bitset);
 }
 
 #define FUTEX_OP_SET 0
@@ -323,12 +300,13 @@ static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 	uint32_t old, new;
 	int err;
 
-	if ((err = get_futex_key(uaddr1, shared, &key1)) || (err = get_futex_key(uaddr2, shared, &key2)))
+	if ((err = get_futex_key(uaddr1, shared, &key1, FUTEX_READ)) ||
+	    (err = get_futex_key(uaddr2, shared, &key2, FUTEX_WRITE)))
 		return err;
 	/* Unsigned shifts: bit 31 is an operand like any other here. */
 	if (encoded & ((uint32_t)FUTEX_OP_OPARG_SHIFT << 28))
 		oparg = (int32_t)(1u << (oparg & 31));
-	if (get_futex_value(&old, uaddr2))
+	if (futex_get_value(&old, uaddr2))
 		return -EFAULT;
 	switch (op) {
 	case FUTEX_OP_SET: new = oparg; break;
@@ -351,10 +329,11 @@ static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 	}
 	if (copy_to_user((void __user *)uaddr2, &new, sizeof(new)))
 		return -EFAULT;
-	int woken = nr_wake > 0 ? wake_key(&key1, nr_wake, FUTEX_BITSET_MATCH_ANY) : 0;
-	if (wake2 && nr_wake2 > 0)
-		woken += wake_key(&key2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
-	return woken;
+	int woken = wake_key(&key1, nr_wake, FUTEX_BITSET_MATCH_ANY);
+	if (woken < 0 || !wake2)
+		return woken;
+	int woken2 = wake_key(&key2, nr_wake2, FUTEX_BITSET_MATCH_ANY);
+	return woken2 < 0 ? woken2 : woken + woken2;
 }
 
 /* ---- the system call ---- */
@@ -369,32 +348,49 @@ struct timespec64 {
 	int64_t tv_sec, tv_nsec;
 };
 
+/*
+ * A timeout as a deadline in ns of CLOCK_MONOTONIC (never 0, which means
+ * none). FUTEX_WAIT's is relative; the others are absolute, on
+ * CLOCK_REALTIME with FUTEX_CLOCK_REALTIME and always for FUTEX_LOCK_PI
+ * (for history's sake; FUTEX_LOCK_PI2 has the choice), else on
+ * CLOCK_MONOTONIC. A realtime deadline is converted now: setting the clock
+ * later does not move it.
+ */
+static int futex_init_timeout(int cmd, int op, const struct timespec64 *ts, uint64_t *deadline)
+{
+	uint64_t t, now = ktime_get_ns();
+
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000)
+		return -EINVAL;
+	t = (uint64_t)ts->tv_sec * 1000000000ULL + ts->tv_nsec;
+	if (cmd == FUTEX_WAIT) {
+		*deadline = now + t;
+	} else if ((op & FUTEX_CLOCK_REALTIME) || cmd == FUTEX_LOCK_PI) {
+		struct timespec real;
+		ktime_get_real(&real);
+		uint64_t rnow = (uint64_t)real.tv_sec * 1000000000ULL + real.tv_nsec;
+		*deadline = t > rnow ? now + (t - rnow) : now;
+	} else {
+		*deadline = t;
+	}
+	*deadline = MAX(*deadline, 1UL);
+	return 0;
+}
+
 long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t uaddr2, uint32_t val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
 	bool shared = !(op & FUTEX_PRIVATE_FLAG);
+	int val2 = (int)(uint32_t)utime; /* the requeue calls' count */
 	uint64_t deadline = 0;
 
 	if (utime && cmd_has_timeout(cmd)) {
 		struct timespec64 ts;
 		if (copy_from_user(&ts, (const void __user *)utime, sizeof(ts)))
 			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
-			return -EINVAL;
-		uint64_t t = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-		uint64_t now = ktime_get_ns();
-		if (cmd == FUTEX_WAIT) {
-			deadline = now + t; /* relative, on the monotonic clock */
-		} else if (op & FUTEX_CLOCK_REALTIME) {
-			struct timespec real;
-			ktime_get_real(&real);
-			uint64_t rnow = (uint64_t)real.tv_sec * 1000000000ULL + real.tv_nsec;
-			deadline = t > rnow ? now + (t - rnow) : 1;
-		} else {
-			deadline = t ? t : 1; /* absolute monotonic; 0 would mean none */
-		}
-		if (deadline < now)
-			deadline = MAX(now, 1UL);
+		int err = futex_init_timeout(cmd, op, &ts, &deadline);
+		if (err)
+			return err;
 	}
 	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_WAIT_REQUEUE_PI &&
 	    cmd != FUTEX_LOCK_PI2)
@@ -412,11 +408,11 @@ long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t ua
 	case FUTEX_WAKE_BITSET:
 		return futex_wake(uaddr, shared, (int)val, val3);
 	case FUTEX_REQUEUE:
-		return futex_requeue(uaddr, shared, uaddr2, (int)val, (int)(uint32_t)utime, NULL);
+		return futex_requeue(uaddr, shared, uaddr2, (int)val, val2, NULL, false);
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(uaddr, shared, uaddr2, (int)val, (int)(uint32_t)utime, &val3);
+		return futex_requeue(uaddr, shared, uaddr2, (int)val, val2, &val3, false);
 	case FUTEX_WAKE_OP:
-		return futex_wake_op(uaddr, shared, uaddr2, (int)val, (int)(uint32_t)utime, val3);
+		return futex_wake_op(uaddr, shared, uaddr2, (int)val, val2, val3);
 	}
 	return -ENOSYS;
 }
@@ -439,7 +435,7 @@ static void handle_futex_death(uint64_t uaddr, struct task *t, bool pi, bool pen
 {
 	uint32_t uval, mval;
 
-	if (uaddr % 4 || get_futex_value(&uval, uaddr))
+	if (uaddr % 4 || futex_get_value(&uval, uaddr))
 		return;
 	if (pending_op && !pi && !uval) {
 		/* It died between taking the lock and writing its tid. */
