@@ -206,6 +206,12 @@ struct task {
 	bool rseq_resume;
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
+	/* PI futexes (kernel/futex_pi.c): those it holds that have waiters in
+	 * the kernel, the one it waits for, and FUTEX_STATE_DEAD once its exit
+	 * has let go of them all (an owner that is gone, for the waiters). */
+	struct futex_pi_state *pi_state_list;
+	struct futex_pi_state *pi_blocked_on;
+	int futex_state;
 	/* Credentials (include/cred.h): as others see it, and as it acts. */
 	const struct cred *real_cred;
 	const struct cred *cred;
@@ -376,5 +382,9 @@ void fpu_reset_current(void);
 void flush_signal_handlers(struct task *t);
 
 /* kernel/futex.c: at thread exit and exec, the robust list's futexes are
- * released (FUTEX_OWNER_DIED) and clear_child_tid is cleared and woken. */
+ * released (FUTEX_OWNER_DIED), so are the PI futexes held, and
+ * clear_child_tid is cleared and woken. */
+#define FUTEX_STATE_OK 0
+#define FUTEX_STATE_DEAD 2
 void futex_exit_release(struct task *t);
+void futex_exec_release(struct task *t);

@@ -1,14 +1,16 @@
 /*
  * futex.c - fast user-space locking: futex(2), the robust list, and the
- * wake-up at thread exit that pthread_join waits for. Requeueing is in
- * futex_requeue.c; what the files share in futex.h.
+ * wake-up at thread exit that pthread_join waits for. The
+ * priority-inheritance futexes are in futex_pi.c, requeueing in
+ * futex_requeue.c, what the files share in futex.h.
  *
  * A futex is a 32-bit word in user memory. The C library takes and
  * releases locks in user space with atomic instructions; only when it has
  * to wait does it ask the kernel: FUTEX_WAIT sleeps if the word still
  * holds the value the caller saw (else EAGAIN: it changed, look again),
- * FUTEX_WAKE wakes sleepers. The kernel never interprets the word (but in
- * the robust list, below).
+ * FUTEX_WAKE wakes sleepers. The kernel never interprets the word, but
+ * in the robust list (below) and for the PI futexes (futex_pi.c), whose
+ * word holds the owner's thread id.
  *
  * Design notes:
  *  - A waiter is a struct futex_q on its own kernel stack, in a hash
@@ -23,13 +25,16 @@
  *    queueing (FUTEX_WAIT), or changing it and waking (FUTEX_WAKE_OP), are
  *    atomic with respect to every other thread without a lock. Interrupts
  *    are off around the queues only because the tick wakes sleepers.
- *  - Timeouts are absolute deadlines in ns of CLOCK_MONOTONIC (or
- *    CLOCK_REALTIME with FUTEX_CLOCK_REALTIME), checked against the timer
- *    tick (10 ms). A wait with a timeout that a signal interrupts goes on,
+ *  - Timeouts are absolute deadlines in ns of CLOCK_MONOTONIC (given on
+ *    CLOCK_REALTIME with FUTEX_CLOCK_REALTIME, and by FUTEX_LOCK_PI),
+ *    checked against the timer tick (10 ms). A wait with a timeout that a signal interrupts goes on,
  *    to the same deadline, through restart_syscall; without a timeout it
  *    is restarted (-ERESTARTSYS), as Linux.
- *  - Priority-inheritance futexes (FUTEX_LOCK_PI, ...) are not here:
- *    ENOSYS, as a kernel built without them says.
+ *  - Priority-inheritance futexes (FUTEX_LOCK_PI, FUTEX_LOCK_PI2,
+ *    FUTEX_TRYLOCK_PI, FUTEX_UNLOCK_PI): futex_pi.c. Their waiters are
+ *    futex_q's too, with a pi_state; FUTEX_WAKE and FUTEX_REQUEUE refuse
+ *    them (EINVAL), as Linux. A signal restarts FUTEX_LOCK_PI
+ *    (-ERESTARTNOINTR): its timeout is absolute.
  */
 #include <errno.h>
 #include <fs.h>
@@ -413,6 +418,13 @@ long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t ua
 		return futex_requeue(uaddr, shared, uaddr2, (int)val, val2, &val3, false);
 	case FUTEX_WAKE_OP:
 		return futex_wake_op(uaddr, shared, uaddr2, (int)val, val2, val3);
+	case FUTEX_LOCK_PI: /* its deadline is on CLOCK_REALTIME */
+	case FUTEX_LOCK_PI2:
+		return futex_lock_pi(uaddr, shared, deadline, false);
+	case FUTEX_UNLOCK_PI:
+		return futex_unlock_pi(uaddr, shared);
+	case FUTEX_TRYLOCK_PI:
+		return futex_lock_pi(uaddr, shared, 0, true);
 	}
 	return -ENOSYS;
 }
@@ -479,13 +491,17 @@ static void exit_robust_list(struct task *t)
 		handle_futex_death((pending & ~1UL) + head.futex_offset, t, pending & 1, true);
 }
 
-void futex_exit_release(struct task *t)
+/* Linux's futex_cleanup and mm_release: the robust list first, so that
+ * the PI futexes it names have FUTEX_OWNER_DIED before they go to a
+ * waiter. */
+static void futex_cleanup(struct task *t)
 {
 	if (!t->mm)
 		return;
 	if (t->robust_list)
 		exit_robust_list(t);
 	t->robust_list = 0;
+	exit_pi_state_list(t);
 	/* pthread_join waits for this: the thread id word cleared and woken,
 	 * when someone else shares the memory to see it. */
 	if (t->clear_child_tid && t->mm->users > 1) {
@@ -493,4 +509,16 @@ void futex_exit_release(struct task *t)
 			futex_wake(t->clear_child_tid, true, 1, FUTEX_BITSET_MATCH_ANY);
 	}
 	t->clear_child_tid = 0;
+}
+
+void futex_exec_release(struct task *t)
+{
+	futex_cleanup(t);
+}
+
+/* From here on, a PI futex naming t has an owner that is gone (ESRCH). */
+void futex_exit_release(struct task *t)
+{
+	futex_cleanup(t);
+	t->futex_state = FUTEX_STATE_DEAD;
 }
