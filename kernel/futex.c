@@ -425,6 +425,10 @@ long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t ua
 		return futex_unlock_pi(uaddr, shared);
 	case FUTEX_TRYLOCK_PI:
 		return futex_lock_pi(uaddr, shared, 0, true);
+	case FUTEX_WAIT_REQUEUE_PI:
+		return futex_wait_requeue_pi(uaddr, shared, val, deadline, FUTEX_BITSET_MATCH_ANY, uaddr2);
+	case FUTEX_CMP_REQUEUE_PI:
+		return futex_requeue(uaddr, shared, uaddr2, (int)val, val2, &val3, true);
 	}
 	return -ENOSYS;
 }
