@@ -59,7 +59,7 @@
 	X(57, fork) X(58, vfork) X(56, clone) X(60, exit) X(231, exit_group)   \
 	X(61, wait4) X(247, waitid) X(435, clone3)                             \
 	/* kernel/futex.c */                                                   \
-	X(202, futex)                                                          \
+	X(202, futex) X(449, futex_waitv)                                      \
 	/* kernel/signal.c, arch/x86/kernel/signal_frame.c */                           \
 	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
 	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \

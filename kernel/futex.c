@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
+#include <mm.h>
 #include <sched.h>
 #include <string.h>
 #include <timekeeping.h>
@@ -66,6 +67,8 @@
 #define FUTEX_CMD_MASK (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 
 #define ROBUST_LIST_LIMIT 2048
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
 
 #define FUTEX_BUCKETS 64
 static struct futex_q *buckets[FUTEX_BUCKETS];
@@ -341,17 +344,17 @@ static long futex_wake_op(uint64_t uaddr1, bool shared, uint64_t uaddr2, int nr_
 	return woken2 < 0 ? woken2 : woken + woken2;
 }
 
-/* ---- the system call ---- */
+/* ---- the system calls ---- */
+
+struct timespec64 {
+	int64_t tv_sec, tv_nsec;
+};
 
 static bool cmd_has_timeout(int cmd)
 {
 	return cmd == FUTEX_WAIT || cmd == FUTEX_LOCK_PI || cmd == FUTEX_LOCK_PI2 ||
 	       cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAIT_REQUEUE_PI;
 }
-
-struct timespec64 {
-	int64_t tv_sec, tv_nsec;
-};
 
 /*
  * A timeout as a deadline in ns of CLOCK_MONOTONIC (never 0, which means
@@ -431,6 +434,144 @@ long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t ua
 		return futex_requeue(uaddr, shared, uaddr2, (int)val, val2, &val3, true);
 	}
 	return -ENOSYS;
+}
+
+/* ---- futex_waitv: wait on several futexes at once ---- */
+
+#define FUTEX_32 2 /* FUTEX2_SIZE_U32: the only size there is */
+#define FUTEX_WAITV_MAX 128
+#define FUTEXV_WAITER_MASK (FUTEX_32 | FUTEX_PRIVATE_FLAG)
+
+struct futex_waitv {
+	uint64_t val;
+	uint64_t uaddr;
+	uint32_t flags;
+	uint32_t __reserved;
+};
+
+struct futex_vector {
+	struct futex_waitv w;
+	struct futex_q q;
+};
+
+static int futex_parse_waitv(struct futex_vector *v, const struct futex_waitv __user *uwaitv,
+			     unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		struct futex_waitv aux;
+		if (copy_from_user(&aux, &uwaitv[i], sizeof(aux)))
+			return -EFAULT;
+		if ((aux.flags & ~FUTEXV_WAITER_MASK) || aux.__reserved || !(aux.flags & FUTEX_32))
+			return -EINVAL;
+		v[i].w = aux;
+		v[i].q = (struct futex_q){ .bitset = FUTEX_BITSET_MATCH_ANY, .task = current };
+	}
+	return 0;
+}
+
+/* Take the first count waiters off their queues: the index of the last
+ * one a wake had taken off already, or -1. */
+static int unqueue_multiple(struct futex_vector *v, int count)
+{
+	int ret = -1;
+
+	for (int i = 0; i < count; i++)
+		if (!futex_unqueue(&v[i].q))
+			ret = i;
+	return ret;
+}
+
+/* Queue a waiter on each futex that holds its value: 0, or EWOULDBLOCK
+ * (one does not), EFAULT, EINVAL (a bad address), or 1 if one of them was
+ * woken meanwhile (its index in *woken). */
+static int futex_wait_multiple_setup(struct futex_vector *v, int count, int *woken)
+{
+	int ret;
+
+	for (int i = 0; i < count; i++) {
+		ret = get_futex_key(v[i].w.uaddr, !(v[i].w.flags & FUTEX_PRIVATE_FLAG), &v[i].q.key,
+				    FUTEX_READ);
+		if (ret)
+			return ret;
+	}
+	for (int i = 0; i < count; i++) {
+		uint32_t uval;
+		ret = futex_get_value(&uval, v[i].w.uaddr);
+		if (!ret && uval == (uint32_t)v[i].w.val) {
+			futex_queue(&v[i].q);
+			continue;
+		}
+		*woken = unqueue_multiple(v, i);
+		if (*woken >= 0)
+			return 1;
+		return ret ? -EFAULT : -EWOULDBLOCK;
+	}
+	return 0;
+}
+
+static bool any_woken(const struct futex_vector *v, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (v[i].q.woken)
+			return true;
+	return false;
+}
+
+/* Sleep until a wake on one of them (its index), the deadline or a signal
+ * (restarted, as Linux, with the same absolute timeout). */
+static long futex_wait_multiple(struct futex_vector *v, int count, uint64_t deadline_ns)
+{
+	int ret, hint = 0;
+
+	ret = futex_wait_multiple_setup(v, count, &hint);
+	if (ret)
+		return ret > 0 ? hint : ret;
+	uint64_t irq = irq_save();
+	while (!any_woken(v, count) && !(ret = futex_sleep(v, deadline_ns)))
+		;
+	hint = unqueue_multiple(v, count);
+	irq_restore(irq);
+	if (hint >= 0)
+		return hint;
+	return ret == -EINTR ? -ERESTARTSYS : ret;
+}
+
+/*
+ * futex_waitv(2): wait on up to 128 futexes (32-bit words only, each
+ * private or not), until one is woken: returns its index. The timeout is
+ * absolute, on CLOCK_MONOTONIC or CLOCK_REALTIME.
+ */
+long sys_futex_waitv(const struct futex_waitv __user *waiters, unsigned int nr_futexes,
+		     unsigned int flags, const struct timespec64 __user *timeout, int clockid)
+{
+	uint64_t deadline = 0;
+	long ret;
+
+	if (flags)
+		return -EINVAL;
+	if (!nr_futexes || nr_futexes > FUTEX_WAITV_MAX || !waiters)
+		return -EINVAL;
+	if (timeout) {
+		struct timespec64 ts;
+		if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
+			return -EINVAL;
+		if (copy_from_user(&ts, timeout, sizeof(ts)))
+			return -EFAULT;
+		/* As FUTEX_WAIT_BITSET's: absolute. */
+		ret = futex_init_timeout(FUTEX_WAIT_BITSET,
+					 clockid == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0, &ts,
+					 &deadline);
+		if (ret)
+			return ret;
+	}
+	struct futex_vector *v = kzalloc(nr_futexes * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ret = futex_parse_waitv(v, waiters, nr_futexes);
+	if (!ret)
+		ret = futex_wait_multiple(v, (int)nr_futexes, deadline);
+	kfree(v);
+	return ret;
 }
 
 /* ---- the end of a thread ---- */
