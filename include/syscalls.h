@@ -53,6 +53,8 @@
 	/* mm/mmap.c */                                                        \
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
 	X(28, madvise) X(26, msync)                                            \
+	/* ipc/shm.c */                                                        \
+	X(29, shmget) X(30, shmat) X(31, shmctl) X(67, shmdt)                  \
 	/* fs/exec.c */                                                        \
 	X(59, execve) X(322, execveat)                                         \
 	/* kernel/fork.c, kernel/exit.c */                                     \
