@@ -27,14 +27,19 @@
  *    are off around the queues only because the tick wakes sleepers.
  *  - Timeouts are absolute deadlines in ns of CLOCK_MONOTONIC (given on
  *    CLOCK_REALTIME with FUTEX_CLOCK_REALTIME, and by FUTEX_LOCK_PI),
- *    checked against the timer tick (10 ms). A wait with a timeout that a signal interrupts goes on,
- *    to the same deadline, through restart_syscall; without a timeout it
- *    is restarted (-ERESTARTSYS), as Linux.
+ *    checked against the timer tick (10 ms). A FUTEX_WAIT with a timeout
+ *    that a signal interrupts goes on, to the same deadline, through
+ *    restart_syscall; without a timeout it is restarted (-ERESTARTSYS), as
+ *    Linux.
  *  - Priority-inheritance futexes (FUTEX_LOCK_PI, FUTEX_LOCK_PI2,
- *    FUTEX_TRYLOCK_PI, FUTEX_UNLOCK_PI): futex_pi.c. Their waiters are
- *    futex_q's too, with a pi_state; FUTEX_WAKE and FUTEX_REQUEUE refuse
- *    them (EINVAL), as Linux. A signal restarts FUTEX_LOCK_PI
- *    (-ERESTARTNOINTR): its timeout is absolute.
+ *    FUTEX_TRYLOCK_PI, FUTEX_UNLOCK_PI): futex_pi.c, which tells why
+ *    there is nothing to boost here. Their waiters are futex_q's too, with
+ *    a pi_state; FUTEX_WAKE and the requeues refuse them (EINVAL), as
+ *    Linux. A signal restarts FUTEX_LOCK_PI (-ERESTARTNOINTR: its timeout
+ *    is absolute). FUTEX_WAIT_REQUEUE_PI and FUTEX_CMP_REQUEUE_PI, which
+ *    move a condition variable's waiters to a PI mutex: futex_requeue.c.
+ *  - futex_waitv waits on up to 128 futexes at once: one futex_q each, in
+ *    a kmalloc'd vector.
  */
 #include <errno.h>
 #include <fs.h>
