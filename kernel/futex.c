@@ -390,25 +390,17 @@ static int futex_init_timeout(int cmd, int op, const struct timespec64 *ts, uint
 	return 0;
 }
 
-long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t uaddr2, uint32_t val3)
+/* The operation op names (Linux's do_futex); val2 is the requeue calls'
+ * count, passed where the timeout would be. */
+static long do_futex(uint64_t uaddr, int op, uint32_t val, uint64_t deadline, uint64_t uaddr2,
+		     int val2, uint32_t val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
 	bool shared = !(op & FUTEX_PRIVATE_FLAG);
-	int val2 = (int)(uint32_t)utime; /* the requeue calls' count */
-	uint64_t deadline = 0;
 
-	if (utime && cmd_has_timeout(cmd)) {
-		struct timespec64 ts;
-		if (copy_from_user(&ts, (const void __user *)utime, sizeof(ts)))
-			return -EFAULT;
-		int err = futex_init_timeout(cmd, op, &ts, &deadline);
-		if (err)
-			return err;
-	}
 	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_WAIT_REQUEUE_PI &&
 	    cmd != FUTEX_LOCK_PI2)
 		return -ENOSYS;
-
 	switch (cmd) {
 	case FUTEX_WAIT:
 		val3 = FUTEX_BITSET_MATCH_ANY;
@@ -439,6 +431,22 @@ long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t ua
 		return futex_requeue(uaddr, shared, uaddr2, (int)val, val2, &val3, true);
 	}
 	return -ENOSYS;
+}
+
+long sys_futex(uint64_t uaddr, int op, uint32_t val, uint64_t utime, uint64_t uaddr2, uint32_t val3)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+	uint64_t deadline = 0;
+
+	if (utime && cmd_has_timeout(cmd)) {
+		struct timespec64 ts;
+		if (copy_from_user(&ts, (const void __user *)utime, sizeof(ts)))
+			return -EFAULT;
+		int err = futex_init_timeout(cmd, op, &ts, &deadline);
+		if (err)
+			return err;
+	}
+	return do_futex(uaddr, op, val, deadline, uaddr2, (int)(uint32_t)utime, val3);
 }
 
 /* ---- futex_waitv: wait on several futexes at once ---- */
