@@ -1059,7 +1059,7 @@ int begin_new_exec(struct linux_binprm *bprm)
 		return retval;
 	/* exec_mm_release: the robust futexes and the clear_child_tid word
 	 * of the old memory (kernel/futex.c). */
-	futex_exit_release(me);
+	futex_exec_release(me);
 
 	/* The new program's file stays closed to writers while it runs. */
 	set_exe_file(me, bprm->file);

@@ -69,6 +69,11 @@ struct file *get_file(struct file *file)
 	return file;
 }
 
+int file_count(const struct file *file)
+{
+	return file->f_count;
+}
+
 void fput(struct file *file)
 {
 	if (!file)

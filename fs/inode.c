@@ -202,6 +202,7 @@ mode_t inode_mode(const struct inode *inode) { return inode->i_mode; }
 uid_t inode_uid(const struct inode *inode) { return inode->i_uid; }
 gid_t inode_gid(const struct inode *inode) { return inode->i_gid; }
 loff_t inode_size(const struct inode *inode) { return inode->i_size; }
+uint64_t inode_blocks(const struct inode *inode) { return inode->i_blocks; }
 
 /*
  * i_writecount, as Linux: positive while the file is open for writing,

@@ -113,6 +113,7 @@ ssize_t kernel_write(struct file *file, const void *buf, size_t count, loff_t po
  */
 ssize_t kernel_read_file_from_fd(int fd, void **buf, size_t max_size);
 struct file *get_file(struct file *file); /* take another reference */
+int file_count(const struct file *file);  /* its references */
 /* The path of an open file, for messages: written at the end of buf. */
 char *file_path(struct file *file, char *buf, size_t size);
 void fput(struct file *file);             /* drop a reference */
@@ -128,6 +129,7 @@ mode_t inode_mode(const struct inode *inode);
 uid_t inode_uid(const struct inode *inode);
 gid_t inode_gid(const struct inode *inode);
 loff_t inode_size(const struct inode *inode);
+uint64_t inode_blocks(const struct inode *inode); /* 512-byte units in use */
 /* 0 or -EACCES, for current's credentials; mask is MAY_*. */
 int inode_permission(struct inode *inode, int mask);
 /*

@@ -210,6 +210,12 @@ struct task {
 	bool rseq_resume;
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
+	/* PI futexes (kernel/futex_pi.c): those it holds that have waiters in
+	 * the kernel, the one it waits for, and FUTEX_STATE_DEAD once its exit
+	 * has let go of them all (an owner that is gone, for the waiters). */
+	struct futex_pi_state *pi_state_list;
+	struct futex_pi_state *pi_blocked_on;
+	int futex_state;
 	/* Credentials (include/cred.h): as others see it, and as it acts. */
 	const struct cred *real_cred;
 	const struct cred *cred;
@@ -239,6 +245,12 @@ struct task {
 	/* This thread's CPU time in ticks, counted by the timer. */
 	uint64_t utime, stime;
 	uint64_t start_time;    /* jiffies at fork */
+	/* sched_setscheduler(2): the policy (SCHED_*), the real-time priority
+	 * (1-99 under SCHED_FIFO and SCHED_RR, else 0) and whether fork
+	 * resets them. Kept and reported; the scheduler treats all alike. */
+	int policy;
+	unsigned int rt_priority;
+	bool sched_reset_on_fork;
 	struct fpu_state fpu;   /* user x87/SSE registers while switched out */
 };
 
@@ -262,6 +274,19 @@ extern volatile uint64_t jiffies; /* timer ticks since boot */
 #define HZ 100
 
 void sched_init(void);
+/* Scheduling policies (sched_setscheduler), Linux's numbers. */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+#define SCHED_DEADLINE 6
+static inline bool task_has_rt_policy(const struct task *t)
+{
+	return t->policy == SCHED_FIFO || t->policy == SCHED_RR;
+}
+/* fork: the child's policy and priority (kernel/sched/core.c). */
+void sched_fork(struct task *child, struct task *parent);
 void schedule(void);                     /* give up the CPU */
 void sleep_on(void *chan);               /* call with interrupts off */
 void wakeup(void *chan);
@@ -365,7 +390,9 @@ void fpu_reset_current(void);
 void flush_signal_handlers(struct task *t);
 
 /* kernel/futex.c: at thread exit and exec, the robust list's futexes are
- * released (FUTEX_OWNER_DIED) and clear_child_tid is cleared and woken. */
+ * released (FUTEX_OWNER_DIED), so are the PI futexes held, and
+ * clear_child_tid is cleared and woken. */
+#define FUTEX_STATE_OK 0
+#define FUTEX_STATE_DEAD 2
 void futex_exit_release(struct task *t);
-/* Wake up to nr waiters of the futex at uaddr in the current mm. */
-int futex_wake_addr(uint64_t uaddr, int nr);
+void futex_exec_release(struct task *t);

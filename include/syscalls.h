@@ -56,6 +56,8 @@
 	/* mm/mmap.c */                                                        \
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
 	X(28, madvise) X(26, msync)                                            \
+	/* ipc/shm.c */                                                        \
+	X(29, shmget) X(30, shmat) X(31, shmctl) X(67, shmdt)                  \
 	/* fs/exec.c */                                                        \
 	X(59, execve) X(322, execveat)                                         \
 	/* kernel/fork.c, kernel/exit.c */                                     \
@@ -64,7 +66,7 @@
 	/* kernel/pid.c */                                                     \
 	X(434, pidfd_open) X(438, pidfd_getfd)                                 \
 	/* kernel/futex.c */                                                   \
-	X(202, futex)                                                          \
+	X(202, futex) X(449, futex_waitv)                                      \
 	/* kernel/signal.c, arch/x86/kernel/signal_frame.c */                           \
 	X(13, rt_sigaction) X(14, rt_sigprocmask) X(15, rt_sigreturn)          \
 	X(127, rt_sigpending) X(130, rt_sigsuspend) X(131, sigaltstack)        \
@@ -95,6 +97,9 @@
 	/* LAB 01: END */                                                       \
 	/* kernel/sched/core.c */                                               \
 	X(203, sched_setaffinity)                                              \
+	X(142, sched_setparam) X(143, sched_getparam)                          \
+	X(144, sched_setscheduler) X(145, sched_getscheduler)                  \
+	X(146, sched_get_priority_max) X(147, sched_get_priority_min)          \
 	/* kernel/sched/membarrier.c, kernel/rseq.c */                          \
 	X(324, membarrier) X(334, rseq)                                        \
 	/* kernel/kcmp.c */                                                    \

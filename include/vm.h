@@ -210,6 +210,9 @@ long vm_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
 int vm_brk_flags(uint64_t addr, uint64_t len, unsigned long flags);
 /* Unmap [start, start + len) from current's address space, as munmap(2). */
 int vm_munmap(uint64_t start, uint64_t len);
+/* ipc/shm.c: an area that maps file goes away (munmap, exit, exec): if
+ * file is a System V segment's, that is a detach (shm_dtime, shm_lpid). */
+void shm_area_close(struct file *file);
 /*
  * Linux's heuristic overcommit (vm.overcommit_memory = 0): may pages more
  * pages be promised at once? Only a request larger than all of RAM is

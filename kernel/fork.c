@@ -191,6 +191,7 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	child->start_time = jiffies;
 	child->no_new_privs = parent->no_new_privs;
 	child->personality = parent->personality;
+	sched_fork(child, parent);
 	rseq_fork(child, parent, flags & CLONE_VM);
 	fpu_save(&parent->fpu); /* the live registers, not the last switch's */
 	fpu_copy(&child->fpu, &parent->fpu);

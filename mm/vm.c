@@ -78,8 +78,10 @@ struct vma *vma_find(struct mm *mm, uint64_t addr)
 /* Free an area that is in no list, with its reference to its file. */
 static void vma_free(struct vma *v)
 {
-	if (v->vm_file)
+	if (v->vm_file) {
+		shm_area_close(v->vm_file); /* a System V segment's detach */
 		fput(v->vm_file);
+	}
 	kfree(v);
 }
 

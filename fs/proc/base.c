@@ -315,17 +315,19 @@ static int show_stat(struct seq_file *m, struct task *t)
 	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
 		   (unsigned long)t->utime, (unsigned long)t->stime,
 		   (unsigned long)(t->signal ? t->signal->cutime : 0),
-		   (unsigned long)(t->signal ? t->signal->cstime : 0), 20, 0,
+		   (unsigned long)(t->signal ? t->signal->cstime : 0),
+		   /* Linux's task_prio: prio - MAX_RT_PRIO, 20 for nice 0 */
+		   task_has_rt_policy(t) ? -1 - (int)t->rt_priority : 20, 0,
 		   t->signal ? t->signal->nr_threads : 0, 0, (unsigned long)t->start_time,
 		   (unsigned long)(c.total << PAGE_SHIFT), (unsigned long)c.rss,
 		   (unsigned long)t->rlim[RLIMIT_RSS].cur);
-	seq_printf(m, "%lu %lu %lu 0 0 %lu %lu %lu %lu %d 0 0 17 0 0 0 0 0 0 ",
+	seq_printf(m, "%lu %lu %lu 0 0 %lu %lu %lu %lu %d 0 0 17 0 %u %d 0 0 0 ",
 		   mm ? (permitted ? (unsigned long)mm->start_code : 1) : 0,
 		   mm ? (permitted ? (unsigned long)mm->end_code : 1) : 0,
 		   mm && permitted ? (unsigned long)mm->start_stack : 0,
 		   (unsigned long)(t->pending.signal & 0x7fffffff), (unsigned long)(t->blocked & 0x7fffffff),
 		   (unsigned long)(ign & 0x7fffffff), (unsigned long)(cgt & 0x7fffffff),
-		   permitted && t->state != TASK_RUNNABLE);
+		   permitted && t->state != TASK_RUNNABLE, t->rt_priority, t->policy);
 	if (mm && permitted)
 		seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu", (unsigned long)mm->start_data,
 			   (unsigned long)mm->end_data, (unsigned long)mm->start_brk,

@@ -219,3 +219,155 @@ long sys_sched_setaffinity(pid_t pid, unsigned int len, const unsigned long __us
 		return -EINVAL;
 	return 0;
 }
+
+/*
+ * Scheduling policies and real-time priorities (sched_setscheduler(2) and
+ * its family), as Linux 6.1 checks and reports them. This scheduler does
+ * not act on them: one CPU, round robin, every task alike. They are kept
+ * because programs set them (pthread_attr_setschedpolicy with
+ * PTHREAD_EXPLICIT_SCHED makes pthread_create call sched_setscheduler and
+ * fail if it fails) and because futexes order their waiters by them
+ * (futex_prio).
+ */
+#define SCHED_RESET_ON_FORK 0x40000000
+#define MAX_USER_RT_PRIO 100
+#define SETPARAM_POLICY (-1)
+
+struct sched_param {
+	int sched_priority;
+};
+
+static bool valid_policy(int policy)
+{
+	return policy == SCHED_NORMAL || policy == SCHED_FIFO || policy == SCHED_RR ||
+	       policy == SCHED_BATCH || policy == SCHED_IDLE || policy == SCHED_DEADLINE;
+}
+
+/* The task sched_*(pid) names: 0 is the caller. NULL if there is none. */
+static struct task *find_process_by_pid(pid_t pid)
+{
+	return pid ? find_task(pid) : current;
+}
+
+/* Without CAP_SYS_NICE, what may the caller change (Linux's user checks in
+ * __sched_setscheduler)? We have no nice values, so only the real-time
+ * part and the owner matter. */
+static int sched_permitted(struct task *p, int policy, int prio, bool reset_on_fork)
+{
+	uint64_t rlim_rtprio = p->rlim[RLIMIT_RTPRIO].cur;
+
+	if (capable(CAP_SYS_NICE))
+		return 0;
+	if (policy == SCHED_FIFO || policy == SCHED_RR) {
+		if (policy != p->policy && !rlim_rtprio)
+			return -EPERM;
+		if ((unsigned)prio > p->rt_priority && (unsigned)prio > rlim_rtprio)
+			return -EPERM;
+	}
+	if (policy == SCHED_DEADLINE)
+		return -EPERM;
+	if (current_euid() != task_cred(p)->euid && current_euid() != task_cred(p)->uid)
+		return -EPERM;
+	if (p->sched_reset_on_fork && !reset_on_fork)
+		return -EPERM;
+	return 0;
+}
+
+static long do_sched_setscheduler(pid_t pid, int policy, const struct sched_param __user *param)
+{
+	struct sched_param lp;
+	bool reset_on_fork;
+	struct task *p;
+
+	if (!param || pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&lp, param, sizeof(lp)))
+		return -EFAULT;
+	if (!(p = find_process_by_pid(pid)))
+		return -ESRCH;
+	if (policy == SETPARAM_POLICY) {
+		policy = p->policy;
+		reset_on_fork = p->sched_reset_on_fork;
+	} else {
+		reset_on_fork = policy & SCHED_RESET_ON_FORK;
+		policy &= ~SCHED_RESET_ON_FORK;
+		if (!valid_policy(policy))
+			return -EINVAL;
+	}
+	/* A real-time policy takes a priority of 1 to 99, the others 0;
+	 * SCHED_DEADLINE needs sched_setattr's parameters. */
+	if (lp.sched_priority < 0 || lp.sched_priority > MAX_USER_RT_PRIO - 1 ||
+	    policy == SCHED_DEADLINE ||
+	    (policy == SCHED_FIFO || policy == SCHED_RR) != (lp.sched_priority != 0))
+		return -EINVAL;
+	int err = sched_permitted(p, policy, lp.sched_priority, reset_on_fork);
+	if (err)
+		return err;
+	p->policy = policy;
+	p->rt_priority = lp.sched_priority;
+	p->sched_reset_on_fork = reset_on_fork;
+	return 0;
+}
+
+long sys_sched_setscheduler(pid_t pid, int policy, const struct sched_param __user *param)
+{
+	if (policy < 0)
+		return -EINVAL;
+	return do_sched_setscheduler(pid, policy, param);
+}
+
+long sys_sched_setparam(pid_t pid, const struct sched_param __user *param)
+{
+	return do_sched_setscheduler(pid, SETPARAM_POLICY, param);
+}
+
+long sys_sched_getscheduler(pid_t pid)
+{
+	struct task *p;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (!(p = find_process_by_pid(pid)))
+		return -ESRCH;
+	return p->policy | (p->sched_reset_on_fork ? SCHED_RESET_ON_FORK : 0);
+}
+
+long sys_sched_getparam(pid_t pid, struct sched_param __user *param)
+{
+	struct sched_param lp = { 0 };
+	struct task *p;
+
+	if (!param || pid < 0)
+		return -EINVAL;
+	if (!(p = find_process_by_pid(pid)))
+		return -ESRCH;
+	if (task_has_rt_policy(p))
+		lp.sched_priority = p->rt_priority;
+	return copy_to_user(param, &lp, sizeof(lp)) ? -EFAULT : 0;
+}
+
+long sys_sched_get_priority_max(int policy)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		return MAX_USER_RT_PRIO - 1;
+	return valid_policy(policy) ? 0 : -EINVAL;
+}
+
+long sys_sched_get_priority_min(int policy)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		return 1;
+	return valid_policy(policy) ? 0 : -EINVAL;
+}
+
+/* fork: the child runs as its parent does, unless the parent asked for
+ * SCHED_RESET_ON_FORK (then a real-time parent has a SCHED_NORMAL child). */
+void sched_fork(struct task *child, struct task *parent)
+{
+	child->policy = parent->policy;
+	child->rt_priority = parent->rt_priority;
+	if (parent->sched_reset_on_fork && task_has_rt_policy(parent)) {
+		child->policy = SCHED_NORMAL;
+		child->rt_priority = 0;
+	}
+}

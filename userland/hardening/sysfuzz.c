@@ -28,7 +28,8 @@
  *
  * Before and after, the free memory is measured (after a warm-up run, so
  * that tables the kernel keeps once made are counted in); the scratch
- * directory and its mounts are removed first. The last line says
+ * directory and its mounts are removed first, and so are the System V
+ * shared memory segments the calls made (they outlive their processes). The last line says
  *   sysfuzz: kernel alive, free memory back to baseline
  * or by how much it differs. -v logs every batch on stderr; -b FIRST-LAST
  * makes only those batches (numbered from 0 in the run, both phases), the
@@ -47,6 +48,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -495,11 +497,26 @@ static void unmount_all(void)
 	}
 }
 
+/* Remove the System V shared memory segments the calls made: they outlive
+ * their processes by design (ipcrm -a), so they are not a leak. */
+static void remove_shm_segments(void)
+{
+	struct shmid_ds ds;
+	int max = shmctl(0, IPC_INFO, &ds);
+
+	for (int idx = 0; idx <= max; idx++) {
+		int id = shmctl(idx, SHM_STAT, &ds);
+		if (id >= 0)
+			shmctl(id, IPC_RMID, NULL);
+	}
+}
+
 static void scratch_remove(void)
 {
 	unmount_all();
 	chmod(SCRATCH, 0755);
 	remove_tree(SCRATCH);
+	remove_shm_segments();
 }
 
 static void scratch_make(void)
