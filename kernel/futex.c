@@ -230,21 +230,28 @@ static long futex_wait_restart(struct restart_block *rb);
 
 /* Wait on uaddr while it holds val, until woken, the deadline (ns of the
  * monotonic clock, 0 for none) or a signal. */
-static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadline_ns, uint32_t bitset)
+int futex_wait_setup(uint64_t uaddr, bool shared, uint32_t val, struct futex_key *key)
 {
-	struct futex_q q = { .bitset = bitset, .task = current };
 	uint32_t cur;
-	long ret;
+	int ret = get_futex_key(uaddr, shared, key, FUTEX_READ);
 
-	if (!bitset)
-		return -EINVAL;
-	ret = get_futex_key(uaddr, shared, &q.key, FUTEX_READ);
 	if (ret)
 		return ret;
 	if (futex_get_value(&cur, uaddr))
 		return -EFAULT;
-	if (cur != val)
-		return -EAGAIN;
+	return cur == val ? 0 : -EAGAIN;
+}
+
+static long futex_wait(uint64_t uaddr, bool shared, uint32_t val, uint64_t deadline_ns, uint32_t bitset)
+{
+	struct futex_q q = { .bitset = bitset, .task = current };
+	long ret;
+
+	if (!bitset)
+		return -EINVAL;
+	ret = futex_wait_setup(uaddr, shared, val, &q.key);
+	if (ret)
+		return ret;
 
 	uint64_t irq = irq_save();
 	futex_queue(&q);

@@ -92,6 +92,9 @@ void futex_wake_mark(struct futex_q *q); /* off its bucket, woken */
 /* The first waiter of key (of any kind), or NULL. */
 struct futex_q *futex_top_waiter(const struct futex_key *key);
 int futex_get_value(uint32_t *val, uint64_t uaddr);
+/* Before a wait: the key of uaddr into *key, then the word must still
+ * hold val (else -EAGAIN, which is EWOULDBLOCK); -EFAULT if unreadable. */
+int futex_wait_setup(uint64_t uaddr, bool shared, uint32_t val, struct futex_key *key);
 /* Compare the word with old and, if equal, store new; *cur gets what was
  * there. 0 or -EFAULT. Atomic: nothing else runs meanwhile. */
 int futex_cmpxchg_value(uint32_t *cur, uint64_t uaddr, uint32_t old, uint32_t new);

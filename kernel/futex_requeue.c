@@ -248,7 +248,6 @@ long futex_wait_requeue_pi(uint64_t uaddr, bool shared, uint32_t val, uint64_t d
 {
 	struct futex_q q = { .bitset = bitset, .task = current };
 	struct futex_key key2;
-	uint32_t cur;
 	int ret;
 
 	if (uaddr == uaddr2 || !bitset)
@@ -257,13 +256,9 @@ long futex_wait_requeue_pi(uint64_t uaddr, bool shared, uint32_t val, uint64_t d
 	if (ret)
 		return ret;
 	q.requeue_pi_key = &key2;
-	ret = get_futex_key(uaddr, shared, &q.key, FUTEX_READ);
+	ret = futex_wait_setup(uaddr, shared, val, &q.key);
 	if (ret)
 		return ret;
-	if (futex_get_value(&cur, uaddr))
-		return -EFAULT;
-	if (cur != val)
-		return -EWOULDBLOCK;
 	if (futex_match(&q.key, &key2))
 		return -EINVAL;
 
