@@ -1,5 +1,5 @@
 #!/bin/sh
-# /usr/lib/kselftests/run [-v] [DIR...] - run Linux's selftests in the guest
+# /usr/lib/kselftests/run [-v] [DIR|DIR/PROG...] - run Linux's selftests in the guest
 # (make kselftest; scripts/fetch-kselftests.sh built them), one after the
 # other, each in its own directory with a time limit, and print one line a
 # subtest:
@@ -32,7 +32,7 @@ mount -t tmpfs tmpfs /tmp 2> /dev/null
 cd /usr/lib/kselftests || exit 1
 verbose=0
 [ "$1" = -v ] && verbose=1 && shift
-dirs=" $* "
+which=" $* " # directories, or single programs as DIR/PROG
 out=/tmp/kselftest.out
 
 # results DIR/PROG < OUTPUT: the subtest lines of one program's output.
@@ -65,7 +65,7 @@ results() {
 }
 
 while IFS=: read -r dir prog; do
-	[ "$dirs" = "  " ] || case $dirs in *" $dir "*) ;; *) continue ;; esac
+	[ "$which" = "  " ] || case $which in *" $dir "* | *" $dir/$prog "*) ;; *) continue ;; esac
 	limit=60
 	[ -f "$dir/settings" ] && limit=$(sed -n 's/^timeout=//p' "$dir/settings")
 	[ -n "$limit" ] && [ "$limit" != 0 ] || limit=60
