@@ -263,25 +263,30 @@ static bool pte_allows(uint64_t pte, uint64_t err)
 
 /*
  * Fault-around (Linux's do_fault_around): a read fault in a file-backed
- * area maps, besides the page asked for, the file's other pages of the
- * same aligned 64 KiB window (16 pages) that the filesystem already holds,
- * read-only and shared like any first read of a file page. A program that
- * reads its text from start to end then takes one fault every 16 pages
- * instead of every page. Only whole pages of the file, inside the area,
- * and entries that are still empty; nothing is allocated or read.
+ * area maps, besides the page asked for, the file's other pages of a
+ * 64 KiB window (16 pages) that the filesystem already holds, read-only
+ * and shared like any first read of a file page. The window starts at the
+ * faulting address rounded down to 64 KiB, or at the area's start if that
+ * is higher, and stops at the area's end and at the end of the page table
+ * (2 MiB): Linux's window. A program that reads its text from start to
+ * end then takes one fault every 16 pages instead of every page. Only
+ * whole pages of the file and entries that are still empty; nothing is
+ * allocated or read.
  */
 #define FAULT_AROUND_BYTES (64 * 1024)
+#define PAGE_TABLE_SPAN (512 * PAGE_SIZE) /* what one last-level table maps */
 
 static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte)
 {
 	uint64_t start = MAX(ALIGN_DOWN(va, FAULT_AROUND_BYTES), v->start);
-	uint64_t end = MIN(ALIGN_DOWN(va, FAULT_AROUND_BYTES) + FAULT_AROUND_BYTES, v->end);
+	uint64_t table_end = ALIGN_DOWN(va, PAGE_TABLE_SPAN) + PAGE_TABLE_SPAN;
+	uint64_t end = MIN(MIN(start + FAULT_AROUND_BYTES, v->end), table_end);
 	uint64_t size = inode_size(file_inode(v->vm_file));
 	uint64_t flags = vm_pte_flags(v->flags) & ~PTE_W;
 
 	(void)mm;
-	/* The window lies inside one page table (64 KiB-aligned), so its
-	 * entries are next to the faulting page's. */
+	/* The window lies inside one page table, so its entries are next to
+	 * the faulting page's. */
 	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
 		uint64_t *p = pte + (int64_t)(a - va) / (int64_t)PAGE_SIZE;
 		uint64_t pos = (v->vm_pgoff + (a - v->start) / PAGE_SIZE) * PAGE_SIZE;
