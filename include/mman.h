@@ -20,7 +20,9 @@
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
 #define MAP_GROWSDOWN 0x0100 /* accepted, no effect */
+#define MAP_LOCKED 0x2000    /* locked as mlock locks (mm/mlock.c) */
 #define MAP_NORESERVE 0x4000 /* not counted against the memory there is */
-#define MAP_POPULATE 0x8000  /* accepted, no effect: pages come on demand */
+#define MAP_POPULATE 0x8000  /* fault the pages in now */
+#define MAP_NONBLOCK 0x10000 /* with MAP_POPULATE: do not populate */
 #define MAP_STACK 0x20000    /* accepted, no effect */
 #define MAP_FIXED_NOREPLACE 0x100000

@@ -45,6 +45,12 @@
 #define VM_SHARED 0x400
 #define VM_MAYWRITE 0x800
 #define VM_SHMEM 0x1000
+/* mlock (mm/mlock.c): the area's pages stay in memory (VM_LOCKED), faulted
+ * in when locked unless VM_LOCKONFAULT says at first touch. A fork's copy
+ * is not locked; /proc/PID/status's VmLck sums the locked areas. */
+#define VM_LOCKED 0x2000
+#define VM_LOCKONFAULT 0x4000
+#define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
 
 struct file;
 
@@ -108,6 +114,9 @@ struct mm {
 	int membarrier_state;
 	/* modify_ldt's descriptors (arch/x86/kernel/ldt.c), NULL for none. */
 	struct ldt *ldt;
+	/* Lock flags every new area gets: mlockall(MCL_FUTURE) sets them,
+	 * fork and exec start without (Linux's def_flags). */
+	unsigned def_flags;
 };
 /* arch/x86/kernel/ldt.c */
 void load_mm_ldt(struct mm *mm);                    /* the scheduler, at a switch */
@@ -133,6 +142,8 @@ void paging_init(void);
 #define PTE_P (1UL << 0)
 #define PTE_W (1UL << 1)
 #define PTE_U (1UL << 2)
+#define PTE_A (1UL << 5) /* accessed: the CPU sets it */
+#define PTE_D (1UL << 6) /* dirty: written through this entry */
 #define PTE_PS (1UL << 7)
 #define PTE_NX (1UL << 63)
 #define PTE_ADDR 0x000ffffffffff000UL
@@ -168,6 +179,16 @@ int vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift);
 /* The first area that overlaps [start, end), or NULL (Linux's name). */
 struct vma *find_vma_intersection(struct mm *mm, uint64_t start, uint64_t end);
 int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot);
+/*
+ * Give the areas of [start, end) (page aligned, mapped throughout) the
+ * lock flags lock (VM_LOCKED_MASK bits), replacing theirs; special
+ * mappings (the vDSO) stay unlocked, as Linux's VM_SPECIAL areas. Splits
+ * and merges areas as needed. 0 or -ENOMEM.
+ */
+int vma_set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, unsigned lock);
+/* Pages of the locked areas within [start, end): Linux's locked_vm for
+ * the whole address space (0, TASK_SIZE). */
+uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end);
 struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NULL */
 /*
  * Where a mapping of len bytes goes when the caller does not fix it: addr
@@ -264,6 +285,15 @@ struct user_page_stats {
 	uint64_t anon, file_mapped, active;
 };
 void count_user_pages(struct user_page_stats *s);
+
+/*
+ * Call fn(va, pte, arg) for every page of [start, end) in mm that holds a
+ * frame, in address order: pte is the last-level entry (PTE_* bits and the
+ * frame's physical address; a PROT_NONE page's entry is not PTE_P). Whole
+ * missing tables are skipped (Linux's walk_page_range). /proc/PID/smaps.
+ */
+void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
+		     void (*fn)(uint64_t va, uint64_t pte, void *arg), void *arg);
 
 struct mm_counts {
 	uint64_t total, rss, file_rss, data, stack, pt_pages;

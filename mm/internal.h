@@ -61,6 +61,23 @@ uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create);
  * the area forbids the access, -EFAULT past the end of a file. */
 int populate(struct mm *mm, uint64_t start, uint64_t end, bool write);
 
+/* ---- mm/mlock.c ---- */
+
+/* May the current process lock memory at all (RLIMIT_MEMLOCK not 0, or
+ * CAP_IPC_LOCK)? Linux's can_do_mlock. */
+bool can_do_mlock(void);
+/* May mm lock len more bytes (a new locked mapping, a locked area
+ * growing) within RLIMIT_MEMLOCK? Linux's mlock_future_check, as a
+ * boolean: the callers answer -EAGAIN. */
+bool mlock_future_ok(struct mm *mm, uint64_t len);
+/*
+ * Fault in the pages of [start, end) as locking does (Linux's
+ * __mm_populate): every accessible area but the lock-on-fault ones,
+ * writing where the area is private and writable. 0, -EAGAIN when memory
+ * runs out, -ENOMEM for a page past the end of its file.
+ */
+int mm_populate(struct mm *mm, uint64_t start, uint64_t end);
+
 /* Drop the reference of every frame mapped in [start, end) (freeing those
  * that had no other owner), and free the tables left empty. */
 void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end);
@@ -71,13 +88,13 @@ void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end);
  */
 void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_flags);
 /*
- * fork: make the empty user half of dst map the same frames as the user
- * half of src, one more reference to each, and clear PTE_W in both, so
- * that the first write on either side faults and copies (mm/fault.c).
- * The caller must flush src's TLB, success or not. 0 or -ENOMEM (for a
- * page table; dst then holds a partial copy: free it).
+ * fork: make dst map the same frames as src in [start, end) (page
+ * aligned), one more reference to each, and clear PTE_W in both, so that
+ * the first write on either side faults and copies (mm/fault.c). The
+ * caller must flush src's TLB, success or not. 0 or -ENOMEM (for a page
+ * table; dst then holds a partial copy: free it).
  */
-int pgtable_share(uint64_t *dst, uint64_t *src);
+int pgtable_share(uint64_t *dst, uint64_t *src, uint64_t start, uint64_t end);
 /*
  * Move the entries of [from, from+len) to [to, to+len), which must hold no
  * pages (the ranges do not overlap); the frames keep their counts, and the

@@ -63,9 +63,15 @@ static bool range_in_use(struct mm *mm, uint64_t start, uint64_t end)
  */
 static int do_brk_flags(struct mm *mm, uint64_t addr, uint64_t len, unsigned vm_flags)
 {
+	vm_flags |= mm->def_flags; /* after mlockall(MCL_FUTURE): locked */
+	if ((vm_flags & VM_LOCKED) && !mlock_future_ok(mm, len))
+		return -EAGAIN;
 	if (!vm_enough_memory(len >> PAGE_SHIFT))
 		return -ENOMEM; /* heuristic overcommit: more than all of RAM */
-	return vma_map(mm, addr, len, VM_READ | VM_WRITE | vm_flags);
+	int err = vma_map(mm, addr, len, VM_READ | VM_WRITE | vm_flags);
+	if (!err && (vm_flags & VM_LOCKED))
+		mm_populate(mm, addr, addr + len); /* errors ignored, as Linux */
+	return err;
 }
 
 /*
@@ -198,9 +204,16 @@ long do_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
 	if (ret < 0)
 		return ret;
 	addr = ret;
+	/* Locked: asked for, or every new area after mlockall(MCL_FUTURE). */
+	unsigned lock = mm->def_flags | (flags & MAP_LOCKED ? VM_LOCKED : 0);
+	if ((flags & MAP_LOCKED) && !can_do_mlock())
+		return -EPERM;
+	if ((lock & VM_LOCKED) && !mlock_future_ok(mm, len))
+		return -EAGAIN;
 	vm_flags = mmap_vm_flags(file ? &file : &shm, len, prot, flags);
 	if (vm_flags < 0)
 		return vm_flags;
+	vm_flags |= lock;
 	if (shm)
 		file = shm, pgoff = 0;
 	/* A private writable mapping is counted as memory it may need. */
@@ -211,6 +224,9 @@ long do_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
 	ret = vma_map_file(mm, addr, len, vm_flags, file, pgoff, VM_FILE_END_NONE);
 	if (ret == 0)
 		ret = (long)addr;
+	/* Populated now, errors ignored (Linux's mm_populate after do_mmap). */
+	if (ret > 0 && ((vm_flags & VM_LOCKED) || (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE))
+		mm_populate(mm, addr, addr + len);
 out:
 	fput(shm); /* the area holds its own reference */
 	return ret;
@@ -327,6 +343,26 @@ static int check_old_range(struct mm *mm, uint64_t addr, uint64_t old_len)
 	return 0;
 }
 
+/* May the area at addr, if locked, grow from old_len to new_len bytes
+ * within RLIMIT_MEMLOCK? -EAGAIN if not, as Linux's vma_to_resize. */
+static int check_lock_growth(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t new_len)
+{
+	struct vma *v = vma_find(mm, addr);
+	if (v && (v->flags & VM_LOCKED) && new_len > old_len &&
+	    !mlock_future_ok(mm, new_len - old_len))
+		return -EAGAIN;
+	return 0;
+}
+
+/* A locked area that grew to [to, to + new_len) gets its new pages now,
+ * as Linux's mremap populates them. */
+static void populate_locked_growth(struct mm *mm, uint64_t to, uint64_t old_len, uint64_t new_len)
+{
+	struct vma *v = vma_find(mm, to);
+	if (v && (v->flags & VM_LOCKED) && new_len > old_len)
+		mm_populate(mm, to + old_len, to + new_len);
+}
+
 /* mremap with MREMAP_FIXED (to new_addr exactly) or MREMAP_DONTUNMAP (to
  * new_addr as a hint; old_len == new_len). */
 static long mremap_to(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t new_len,
@@ -352,13 +388,21 @@ static long mremap_to(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t n
 		old_len = new_len;
 	}
 	err = check_old_range(mm, addr, old_len);
+	if (!err)
+		err = check_lock_growth(mm, addr, old_len, new_len);
 	if (err)
 		return err;
 	uint64_t to = new_addr;
 	if (!(flags & MREMAP_FIXED) && !(to = get_unmapped_area(mm, new_addr, new_len)))
 		return -ENOMEM;
 	err = vma_move(mm, addr, old_len, to, new_len, flags & MREMAP_DONTUNMAP);
-	return err ? err : (long)to;
+	if (err)
+		return err;
+	/* What stays behind is empty memory, no longer locked (as Linux). */
+	if ((flags & MREMAP_DONTUNMAP) && vma_set_lock_flags(mm, addr, addr + old_len, 0))
+		return -ENOMEM;
+	populate_locked_growth(mm, to, old_len, new_len);
+	return (long)to;
 }
 
 /*
@@ -404,18 +448,24 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 		return addr;
 	}
 	int err = check_old_range(mm, addr, old_len);
+	if (!err)
+		err = check_lock_growth(mm, addr, old_len, new_len);
 	if (err)
 		return err;
 	/* Grow in place: the old range must end where its area ends. */
-	if (new_len <= TASK_SIZE - addr && vma_grow(mm, addr + old_len, addr + new_len) == 0)
-		return addr;
-	if (!(flags & MREMAP_MAYMOVE))
-		return -ENOMEM;
-	uint64_t to = get_unmapped_area(mm, 0, new_len);
-	if (!to)
-		return -ENOMEM;
-	err = vma_move(mm, addr, old_len, to, new_len, false);
-	return err ? err : (long)to;
+	uint64_t to = addr;
+	if (new_len > TASK_SIZE - addr || vma_grow(mm, addr + old_len, addr + new_len)) {
+		if (!(flags & MREMAP_MAYMOVE))
+			return -ENOMEM;
+		to = get_unmapped_area(mm, 0, new_len);
+		if (!to)
+			return -ENOMEM;
+		err = vma_move(mm, addr, old_len, to, new_len, false);
+		if (err)
+			return err;
+	}
+	populate_locked_growth(mm, to, old_len, new_len);
+	return (long)to;
 }
 
 /* madvise's advice values (uapi/asm-generic/mman-common.h). */

@@ -79,7 +79,7 @@ static bool table_empty(const uint64_t *table)
 	return true;
 }
 
-typedef void (*pte_fn)(uint64_t *pte, void *arg);
+typedef void (*pte_fn)(uint64_t *pte, uint64_t va, void *arg);
 
 /*
  * Call fn on every last-level entry holding a frame in [start, end), below
@@ -97,7 +97,7 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 			break;
 		if (level == 1) {
 			if (pte_has_page(table[i]))
-				fn(&table[i], arg);
+				fn(&table[i], lo, arg);
 			continue;
 		}
 		if (!(table[i] & PTE_P))
@@ -112,7 +112,7 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 	}
 }
 
-static void unmap_pte(uint64_t *pte, void *arg __unused)
+static void unmap_pte(uint64_t *pte, uint64_t va __unused, void *arg __unused)
 {
 	put_page(pte_page(*pte));
 	*pte = 0;
@@ -125,12 +125,30 @@ void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end)
 
 void pgtable_free_user(uint64_t *pml4) { pgtable_unmap(pml4, 0, USER_END); }
 
-static void protect_pte(uint64_t *pte, void *arg)
+static void protect_pte(uint64_t *pte, uint64_t va __unused, void *arg)
 {
 	uint64_t flags = *(uint64_t *)arg;
 	if ((flags & PTE_W) && page_count(pte_page(*pte)) > 1)
 		flags &= ~PTE_W; /* still shared: copy on the first write */
 	*pte = (*pte & PTE_ADDR) | flags;
+}
+
+struct page_walk {
+	void (*fn)(uint64_t va, uint64_t pte, void *arg);
+	void *arg;
+};
+
+static void visit_pte(uint64_t *pte, uint64_t va, void *arg)
+{
+	struct page_walk *w = arg;
+	w->fn(va, *pte, w->arg);
+}
+
+void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
+		     void (*fn)(uint64_t va, uint64_t pte, void *arg), void *arg)
+{
+	struct page_walk w = { fn, arg };
+	walk_range(mm->pml4, 4, 0, start, MIN(end, USER_END), visit_pte, &w, false);
 }
 
 void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_flags)
@@ -139,17 +157,22 @@ void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_
 }
 
 /*
- * Fill the empty table dst (level `level`) so that it maps what src maps:
- * new tables below it, but the same frames at the last level, each with
- * one more reference and, if it was writable, write-protected on both sides.
- * Read-only and PROT_NONE frames are shared the same way; they keep their
- * bits (a later mprotect gives PTE_W only to a frame no longer shared).
+ * Make dst (level `level`, whose entry 0 maps address base) map what src
+ * maps in [start, end): new tables below it where dst has none yet, but
+ * the same frames at the last level, each with one more reference and, if
+ * it was writable, write-protected on both sides. Read-only and PROT_NONE
+ * frames are shared the same way; they keep their bits (a later mprotect
+ * gives PTE_W only to a frame no longer shared).
  */
-static int share_table(uint64_t *dst, uint64_t *src, int level)
+static int share_range(uint64_t *dst, uint64_t *src, int level, uint64_t base,
+		       uint64_t start, uint64_t end)
 {
-	int n = level == 4 ? ENTRIES / 2 : ENTRIES; /* PML4: user half only */
-	for (int i = 0; i < n; i++) {
-		uint64_t e = src[i];
+	uint64_t span = entry_span(level);
+	unsigned i = start > base ? (start - base) / span : 0;
+	for (; i < ENTRIES; i++) {
+		uint64_t lo = base + i * span, e = src[i];
+		if (lo >= end)
+			break;
 		if (level == 1) {
 			if (!pte_has_page(e))
 				continue;
@@ -160,19 +183,24 @@ static int share_table(uint64_t *dst, uint64_t *src, int level)
 		}
 		if (!(e & PTE_P))
 			continue;
-		uint64_t *child = alloc_page();
-		if (!child)
-			return -ENOMEM;
-		nr_pgtable_pages++;
-		dst[i] = virt_to_phys(child) | TABLE_FLAGS;
-		int err = share_table(child, next_table(e), level - 1);
+		if (!(dst[i] & PTE_P)) {
+			uint64_t *child = alloc_page();
+			if (!child)
+				return -ENOMEM;
+			nr_pgtable_pages++;
+			dst[i] = virt_to_phys(child) | TABLE_FLAGS;
+		}
+		int err = share_range(next_table(dst[i]), next_table(e), level - 1, lo, start, end);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int pgtable_share(uint64_t *dst, uint64_t *src) { return share_table(dst, src, 4); }
+int pgtable_share(uint64_t *dst, uint64_t *src, uint64_t start, uint64_t end)
+{
+	return share_range(dst, src, 4, 0, start, MIN(end, USER_END));
+}
 
 /*
  * The last-level entry for va, if its tables exist. If not, NULL, and *skip

@@ -280,6 +280,27 @@ int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
 	return 0;
 }
 
+int vma_set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, unsigned lock)
+{
+	int err = split_at(mm, start, end);
+	if (err)
+		return err;
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->start >= start && !v->vm_special)
+			v->flags = (v->flags & ~VM_LOCKED_MASK) | lock;
+	merge_areas(mm);
+	return 0;
+}
+
+uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end)
+{
+	uint64_t bytes = 0;
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if ((v->flags & VM_LOCKED) && v->end > start)
+			bytes += MIN(end, v->end) - MAX(start, v->start);
+	return bytes >> PAGE_SHIFT;
+}
+
 int vma_grow(struct mm *mm, uint64_t end, uint64_t new_end)
 {
 	struct vma *v = vma_find(mm, end - 1);
@@ -517,6 +538,18 @@ void mm_put(struct mm *mm)
 	kfree(mm);
 }
 
+/*
+ * Must the child get the parent's page-table entries for area v? Not for
+ * a shared mapping nor the vDSO: every page there is the file's or the
+ * kernel's own, which the child's first touch finds again (Linux's
+ * vma_needs_copy, which skips every area without private pages). A
+ * private file mapping's entries are copied: some may be private copies.
+ */
+static bool fork_copies_pages(const struct vma *v)
+{
+	return !(v->flags & VM_SHARED) && !v->vm_special;
+}
+
 struct mm *mm_fork(struct mm *parent)
 {
 	struct mm *mm = mm_create();
@@ -528,6 +561,7 @@ struct mm *mm_fork(struct mm *parent)
 	mm->pml4 = pml4;
 	mm->users = 1;
 	mm->vmas = NULL;
+	mm->def_flags = 0;
 	if (ldt_dup(mm, parent))
 		goto fail;
 
@@ -538,12 +572,16 @@ struct mm *mm_fork(struct mm *parent)
 			goto fail;
 		*copy = *v;
 		copy->next = NULL;
+		copy->flags &= ~VM_LOCKED_MASK; /* locks are not inherited */
 		if (copy->vm_file)
 			get_file(copy->vm_file); /* the child's area holds its own */
 		*tail = copy;
 		tail = &copy->next;
 	}
-	int err = pgtable_share(mm->pml4, parent->pml4);
+	int err = 0;
+	for (struct vma *v = parent->vmas; v && !err; v = v->next)
+		if (fork_copies_pages(v))
+			err = pgtable_share(mm->pml4, parent->pml4, v->start, v->end);
 	/* The parent's writable entries lost PTE_W (even if sharing stopped
 	 * half way), and the TLB may still hold them writable: without this
 	 * flush the parent would write into frames the child sees. */

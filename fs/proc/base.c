@@ -10,7 +10,7 @@
  *       comm         the command name (writable, as in Linux)
  *       cmdline      the argument strings, NUL-separated
  *       stat, statm  the one-line summaries that ps and top read
- *       maps         the memory areas, in Linux's format
+ *       maps, smaps, smaps_rollup   the memory areas (task_mmu.c)
  *       cwd, root, exe   symlinks to the working directory, the root and
  *                    the program file
  *       mounts       the mount table (/proc/mounts points here)
@@ -254,8 +254,9 @@ static int show_status(struct seq_file *m, struct task *t)
 		uint64_t text = ALIGN_UP(t->mm->end_code, PAGE_SIZE) - ALIGN_DOWN(t->mm->start_code, PAGE_SIZE);
 
 		mm_count(t->mm, &c);
-		seq_printf(m, "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmLck:\t%8d kB\nVmPin:\t%8d kB\n",
-			   (unsigned long)c.total * 4, (unsigned long)c.total * 4, 0, 0);
+		seq_printf(m, "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmPin:\t%8d kB\n",
+			   (unsigned long)c.total * 4, (unsigned long)c.total * 4,
+			   (unsigned long)mm_locked_pages(t->mm, 0, TASK_SIZE) * 4, 0);
 		seq_printf(m, "VmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 			   "RssFile:\t%8d kB\nRssShmem:\t%8d kB\n",
 			   (unsigned long)c.rss * 4, (unsigned long)c.rss * 4, (unsigned long)c.rss * 4, 0, 0);
@@ -350,44 +351,6 @@ static int show_statm(struct seq_file *m, struct task *t)
 	}
 	seq_printf(m, "%lu %lu 0 %lu 0 %lu 0\n", (unsigned long)c.total, (unsigned long)c.rss,
 		   (unsigned long)text, (unsigned long)(c.data + c.stack));
-	return 0;
-}
-
-/* Linux's show_map_vma: the name starts at column 74, after padding. */
-static int show_maps(struct seq_file *m, struct task *t)
-{
-	char path[256];
-
-	if (!t->mm)
-		return 0;
-	for (struct vma *v = t->mm->vmas; v; v = v->next) {
-		const char *name = (v->flags & VM_HEAP) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" :
-				   v->vm_special ? v->vm_special->name : NULL;
-		struct file *f = v->vm_file;
-		dev_t dev = f ? f->f_inode->i_sb->s_dev : 0;
-		size_t start = m->count;
-
-		if (v->flags & VM_SHMEM) {
-			name = "/dev/zero (deleted)"; /* as Linux names shared anonymous memory */
-		} else if (f) {
-			char *p = proc_file_path(f, path, sizeof(path));
-			name = IS_ERR(p) ? NULL : p;
-		}
-		/* Linux: start-end perms offset major:minor inode, then the
-		 * name padded to column 73. */
-		seq_printf(m, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", (unsigned long)v->start,
-			   (unsigned long)v->end, v->flags & VM_READ ? 'r' : '-',
-			   v->flags & VM_WRITE ? 'w' : '-', v->flags & VM_EXEC ? 'x' : '-',
-			   v->flags & VM_SHARED ? 's' : 'p', f ? (unsigned long)v->vm_pgoff << PAGE_SHIFT : 0UL,
-			   (unsigned)(dev >> 8) & 0xfff, (unsigned)dev & 0xff, f ? (unsigned long)f->f_inode->i_ino : 0UL);
-		if (name) {
-			int pad = 72 - (int)(m->count - start);
-			if (pad > 0)
-				seq_printf(m, "%*s", pad, "");
-			seq_printf(m, " %s", name);
-		}
-		seq_putc(m, '\n');
-	}
 	return 0;
 }
 
@@ -508,6 +471,8 @@ static const struct pid_entry pid_entries[] = {
 	{ "root", S_IFLNK | 0777, NULL, NULL, link_root, true },
 	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe, true },
 	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL, false },
+	{ "smaps", S_IFREG | 0444, show_smaps, NULL, NULL, true },
+	{ "smaps_rollup", S_IFREG | 0444, show_smaps_rollup, NULL, NULL, true },
 	{ "wchan", S_IFREG | 0444, show_wchan, NULL, NULL, false },
 };
 

@@ -4,6 +4,7 @@
  *   root.c  the filesystem: the registry of fixed files (proc_create),
  *           seq_file, inodes, the root directory, mounting.
  *   base.c  /proc/PID/... and /proc/self, made from the task list.
+ *   task_mmu.c  /proc/PID/maps, smaps, smaps_rollup: the memory areas.
  *   misc.c  the fixed files: meminfo, uptime, cpuinfo, sysrq-trigger...
  *
  * Nothing in /proc is stored. The fixed files are entries of a registry
@@ -86,6 +87,12 @@ int proc_pid_write(struct inode *inode, const char *buf, size_t count);
  * "pipe:[5]", "/bin/sh (deleted)"), written at the end of buf. */
 char *proc_file_path(struct file *file, char *buf, size_t size);
 char *proc_dentry_path(struct dentry *d, char *buf, size_t size);
+
+/* task_mmu.c: /proc/PID/maps, smaps and smaps_rollup of t's memory, in
+ * Linux's format (nothing for a task without memory). */
+int show_maps(struct seq_file *m, struct task *t);
+int show_smaps(struct seq_file *m, struct task *t);
+int show_smaps_rollup(struct seq_file *m, struct task *t);
 
 /* misc.c */
 void proc_misc_init(void);

@@ -79,6 +79,13 @@ struct task *find_task(pid_t pid) { return current && current->pid == pid ? curr
 struct inode; void unmap_mapping_range(struct inode *inode, uint64_t from) { (void)inode, (void)from; }
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len) { (void)mm, (void)va, (void)dst, (void)len; return -EFAULT; }
 void mm_count(struct mm *mm, struct mm_counts *c) { (void)mm; memset(c, 0, sizeof(*c)); }
+uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end) { (void)mm, (void)start, (void)end; return 0; }
+unsigned page_count(const void *page) { (void)page; return 1; }
+void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
+		     void (*fn)(uint64_t va, uint64_t pte, void *arg), void *arg)
+{
+	(void)mm, (void)start, (void)end, (void)fn, (void)arg; /* no pages: the host has no mm */
+}
 void count_user_pages(struct user_page_stats *s) { memset(s, 0, sizeof(*s)); }
 struct kernel_stat kstat;
 struct boot_info boot_info;
