@@ -7,6 +7,7 @@
 
 #define TRAP_SYSCALL 0x80
 #define IRQ_BASE 32 /* IRQ n arrives as vector IRQ_BASE + n */
+#define TRAPFRAME_SS 168 /* offsetof(struct trapframe, ss), for entry.S */
 
 #ifndef __ASSEMBLY__
 #include <kernel.h>
@@ -21,6 +22,8 @@ struct trapframe {
 	uint64_t rip, cs, rflags, rsp, ss;
 };
 
+_Static_assert(__builtin_offsetof(struct trapframe, ss) == TRAPFRAME_SS, "entry.S's offset");
+
 static inline bool trap_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
 
 void trap_init(void);          /* IDT, GDT, TSS */
@@ -34,6 +37,9 @@ void irq_register(int irq, irq_handler_t handler, const char *name);
 void irq_unmask(int irq);
 
 void syscall_init(void);
+/* Map the espfix page's aliases (arch/x86/kernel/espfix_64.c): before the
+ * first process, after the kernel's own page tables. */
+void espfix_init(void);
 void syscall_set_kernel_stack(uint64_t top);
 /* Called with every syscall frame; tf->rax holds the number. */
 void syscall_dispatch(struct trapframe *tf);

@@ -80,6 +80,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	smap_init();            /* before the kernel's text becomes read-only */
 	kernel_map_init();
 	cpu_protections_init();
+	espfix_init();          /* returns to 16-bit stack segments */
 	kasan_init();           /* make SANITIZE=kasan; nothing otherwise */
 	pic_init();
 	timer_init();

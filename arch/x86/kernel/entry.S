@@ -63,7 +63,18 @@ isr_common:
 
 	.globl trap_return
 trap_return:
-	popq	%r15
+	/*
+	 * A stack segment from the LDT may be 16-bit: espfix_prepare
+	 * (espfix_64.c) then sets espfix_rsp, the stack iretq must run on.
+	 * Interrupts stay off from here to iretq, so that no interrupt's
+	 * own return consumes espfix_rsp.
+	 */
+	cli
+	testb	$4, TRAPFRAME_SS(%rsp)
+	jz	1f
+	mov	%rsp, %rdi
+	call	espfix_prepare
+1:	popq	%r15
 	popq	%r14
 	popq	%r13
 	popq	%r12
@@ -85,8 +96,17 @@ trap_return:
 	 * in the frame. The fault (#GP, #NP or #SS) arrives in kernel mode
 	 * with this rip; arch/x86/kernel/traps.c turns it into the user's.
 	 */
+	cmpq	$0, espfix_rsp(%rip)
+	jne	iret_from_espfix
 	.globl iret_to_user
 iret_to_user:
+	iretq
+
+/* The frame's copy in the espfix page, at an alias whose bits 31:16 are
+ * the user's RSP's; espfix_prepare made sure this iretq cannot fault. */
+iret_from_espfix:
+	mov	espfix_rsp(%rip), %rsp
+	movq	$0, espfix_rsp(%rip)
 	iretq
 
 /* void return_to_user(struct trapframe *tf) */
