@@ -9,7 +9,8 @@
  *	ucontext  -> uc_flags, uc_link, uc_stack, the saved registers
  *	             (struct sigcontext), uc_sigmask (the mask to restore)
  *	siginfo   -> 128 bytes
- *	          ...the x87/SSE registers (fxsave image, 64-byte aligned)
+ *	          ...the x87/SSE/AVX registers (XSAVE image, 64-byte
+ *	             aligned: fpu_signal.c)
  *
  * and enter the handler with rdi = signal, rsi = &info, rdx = &uc. The
  * restorer (from musl or glibc) calls rt_sigreturn, which reads the frame
@@ -55,9 +56,9 @@ struct rt_sigframe {
 };
 _Static_assert(sizeof(struct rt_sigframe) == 440, "Linux's x86-64 rt_sigframe");
 
+#define UC_FP_XSTATE 0x1 /* fpstate is an XSAVE image (fpu_signal.c) */
 #define UC_SIGCONTEXT_SS 0x2
 #define UC_STRICT_RESTORE_SS 0x4
-#define FPU_IMAGE_SIZE 512
 /* Flags a handler may change through the saved context. */
 #define FIX_EFLAGS (RFLAGS_AC | RFLAGS_OF | RFLAGS_DF | RFLAGS_TF | RFLAGS_SF | RFLAGS_ZF | \
 		    RFLAGS_AF | RFLAGS_PF | RFLAGS_CF | RFLAGS_RF)
@@ -66,9 +67,9 @@ _Static_assert(sizeof(struct rt_sigframe) == 440, "Linux's x86-64 rt_sigframe");
  * Where the frame goes, as Linux's get_sigframe: past the red zone of the
  * interrupted stack, or at the top of the alternate stack when the handler
  * asks for it (SA_ONSTACK) and the thread is not on it already. Below that
- * the register state, with the room XSAVE needs on this CPU (we write only
- * its fxsave part; the room makes the same frames fit, or not, as on
- * Linux), 64-byte aligned; then the frame. A frame that would run off the
+ * the register state, with the room XSAVE needs on this CPU for every
+ * component it has (we write only those enabled; the room makes the same
+ * frames fit, or not, as on Linux), 64-byte aligned; then the frame. A frame that would run off the
  * alternate stack is refused (0): the thread gets SIGSEGV instead.
  */
 static uint64_t get_sigframe(const struct k_sigaction *ka, uint64_t sp, uint64_t *fpstate)
@@ -130,7 +131,8 @@ int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct t
 	f.pretcode = ka->restorer;
 	/* SS is saved; sigreturn must restore it as saved (strict) when the
 	 * signal came from 64-bit code. */
-	f.uc.uc_flags = UC_SIGCONTEXT_SS | (tf->cs == USER_CS ? UC_STRICT_RESTORE_SS : 0);
+	f.uc.uc_flags = UC_SIGCONTEXT_SS | (tf->cs == USER_CS ? UC_STRICT_RESTORE_SS : 0) |
+			(fpu_sigframe_is_xstate() ? UC_FP_XSTATE : 0);
 	f.uc.uc_stack.ss_sp = current->altstack_sp;
 	f.uc.uc_stack.ss_size = current->altstack_size;
 	f.uc.uc_stack.ss_flags = current->altstack_flags;
@@ -150,9 +152,7 @@ int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct t
 	if (tf->vector == 14 /* page fault */)
 		sc->cr2 = info->si_addr;
 
-	fpu_save(&current->fpu);
-	if (copy_to_user((void __user *)fp, fpu_regs(&current->fpu), FPU_IMAGE_SIZE) ||
-	    copy_to_user((void __user *)frame_addr, &f, sizeof(f)))
+	if (fpu_to_sigframe(fp) || copy_to_user((void __user *)frame_addr, &f, sizeof(f)))
 		return -EFAULT;
 
 	tf->rsp = frame_addr;
@@ -178,16 +178,10 @@ long sys_rt_sigreturn(void)
 	if (copy_from_user(&f, (void __user *)frame_addr, sizeof(f)))
 		goto bad;
 	struct sigcontext *sc = &f.uc.uc_mcontext;
-	if (sc->fpstate) {
-		struct fpu_state fpu;
-		if (copy_from_user(fpu_regs(&fpu), (void __user *)sc->fpstate, FPU_IMAGE_SIZE))
-			goto bad;
-		fpu_sanitize(&fpu);
-		fpu_copy(&current->fpu, &fpu);
-		fpu_restore(&current->fpu);
-	} else {
-		fpu_reset_current();
-	}
+	/* As Linux: the mask, then the registers, then the x87/SSE/AVX
+	 * state; a state the CPU would refuse leaves the rest restored and
+	 * the program gets SIGSEGV. */
+	current->blocked = f.uc.uc_sigmask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	tf->r8 = sc->r8, tf->r9 = sc->r9, tf->r10 = sc->r10, tf->r11 = sc->r11;
 	tf->r12 = sc->r12, tf->r13 = sc->r13, tf->r14 = sc->r14, tf->r15 = sc->r15;
 	tf->rdi = sc->rdi, tf->rsi = sc->rsi, tf->rbp = sc->rbp, tf->rbx = sc->rbx;
@@ -206,7 +200,10 @@ long sys_rt_sigreturn(void)
 	if (!(f.uc.uc_flags & UC_STRICT_RESTORE_SS) && tf->cs == USER_CS)
 		tf->ss = valid_ss(tf->ss);
 	tf->error = -1; /* not a syscall to restart */
-	current->blocked = f.uc.uc_sigmask & ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
+	if (!sc->fpstate)
+		fpu_reset_current();
+	else if (fpu_from_sigframe(sc->fpstate))
+		goto bad;
 	if (restore_altstack((const struct user_stack __user *)(frame_addr + offsetof(struct rt_sigframe, uc.uc_stack))))
 		goto bad;
 	return tf->rax; /* the dispatcher stores this back in rax */
