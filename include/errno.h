@@ -44,6 +44,7 @@
 #define ENOTEMPTY 39
 #define ELOOP 40
 #define ENOMSG 42
+#define EIDRM 43
 #define ENODATA 61
 #define ETIME 62
 #define EBADMSG 74

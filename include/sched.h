@@ -210,6 +210,9 @@ struct task {
 	bool rseq_resume;
 	uint64_t clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;   /* set_robust_list: the head, in user memory */
+	/* SEM_UNDO's adjustments (ipc/sem_undo.c), shared by CLONE_SYSVSEM;
+	 * NULL until a SEM_UNDO semop. */
+	struct sem_undo_list *sysvsem_undo;
 	/* PI futexes (kernel/futex_pi.c): those it holds that have waiters in
 	 * the kernel, the one it waits for, and FUTEX_STATE_DEAD once its exit
 	 * has let go of them all (an owner that is gone, for the waiters). */

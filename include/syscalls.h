@@ -56,8 +56,10 @@
 	/* mm/mmap.c */                                                        \
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
 	X(28, madvise) X(26, msync)                                            \
-	/* ipc/shm.c */                                                        \
+	/* ipc/shm.c, ipc/sem.c, ipc/semop.c, ipc/msg.c */                     \
 	X(29, shmget) X(30, shmat) X(31, shmctl) X(67, shmdt)                  \
+	X(64, semget) X(65, semop) X(66, semctl) X(220, semtimedop)            \
+	X(68, msgget) X(69, msgsnd) X(70, msgrcv) X(71, msgctl)                \
 	/* fs/exec.c */                                                        \
 	X(59, execve) X(322, execveat)                                         \
 	/* kernel/fork.c, kernel/exit.c */                                     \

@@ -8,6 +8,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <fs.h>
+#include <ipc.h>
 #include <kernel.h>
 #include <linux/pid.h>
 #include <linux/umh.h>
@@ -190,6 +191,7 @@ void do_exit(int status)
 	/* The robust futexes it held, and pthread_join's futex, while the
 	 * memory is still there. */
 	futex_exit_release(t);
+	exit_sem(t); /* SEM_UNDO: the last user of the list applies it */
 	if (group_dead) {
 		disassociate_ctty(); /* a session leader lets go of its terminal */
 		memset(s->it_value, 0, sizeof(s->it_value));

@@ -26,6 +26,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <fs.h>
+#include <ipc.h>
 #include <cpu.h>
 #include <kernel.h>
 #include <linux/pid.h>
@@ -259,6 +260,8 @@ static long kernel_clone(struct kernel_clone_args *args)
 	if (!child->signal || !child->sighand || !child->mm || !child->files || !child->fs ||
 	    io_bitmap_fork(child, parent))
 		goto fail;
+	if (copy_semundo(flags, child))
+		goto fail;
 	if ((flags & CLONE_PIDFD) && (err = clone_pidfd(child, args)) < 0)
 		goto fail;
 
@@ -291,6 +294,7 @@ static long kernel_clone(struct kernel_clone_args *args)
 	return pid;
 
 fail:
+	exit_sem(child);
 	if (child->signal && (flags & CLONE_THREAD))
 		child->signal->nr_threads--; /* free_task drops the count */
 	set_exe_file(child, NULL);

@@ -1,0 +1,72 @@
+/*
+ * ipc.h - System V IPC (ipc/): semaphores, message queues and shared
+ * memory, as Linux keeps them: per IPC namespace.
+ *
+ * All that a namespace owns is in struct ipc_namespace: the three tables of
+ * ids and the limits /proc/sys/kernel/{sem,msgmax,msgmnb,msgmni} set. Code
+ * reaches it only through current_ipc_ns(), so that CLONE_NEWIPC needs only
+ * to give a task another pointer. There is one namespace so far,
+ * init_ipc_ns.
+ *
+ * Per process, the SEM_UNDO adjustments (ipc/sem_undo.c): a list that
+ * clone(CLONE_SYSVSEM) shares, applied when its last user exits.
+ */
+#pragma once
+#include <kernel.h>
+
+struct task;
+
+/*
+ * A lock for one IPC structure. The kernel runs on one CPU and is not
+ * preempted, so holding one across no sleep is all the exclusion it needs;
+ * ipc_lock() checks that nobody slept holding it. With several CPUs it
+ * would be a spinlock: the lock order (ipc/util.h) is written for that.
+ */
+struct ipc_lock {
+	struct task *owner;
+};
+
+/* What every semaphore set, queue and segment has (Linux's kern_ipc_perm). */
+struct kern_ipc_perm {
+	int key, id;
+	uint32_t uid, gid, cuid, cgid;
+	unsigned int mode;
+	unsigned short seq;
+	bool deleted;           /* removed from its table; sleepers see EIDRM */
+	int refs;               /* the table's, plus one per sleeper */
+	void (*free)(struct kern_ipc_perm *perm); /* at the last reference */
+};
+
+/* One table of ids (Linux's ipc_ids): slot idx holds the object whose id
+ * is seq * IPCMNI + idx. */
+struct ipc_ids {
+	struct ipc_lock lock;   /* the table and every object in it */
+	int in_use;             /* objects in the table */
+	int max_idx;            /* the highest idx in use, -1 if none */
+	int last_idx;           /* the idx given last (-1: none yet) */
+	int seq;                /* bumped each time allocation wraps */
+	int size;               /* slots allocated (grows to IPCMNI) */
+	struct kern_ipc_perm **entries;
+};
+
+enum { IPC_SEM_IDS, IPC_MSG_IDS, IPC_SHM_IDS, IPC_NR_IDS };
+
+struct ipc_namespace {
+	struct ipc_ids ids[IPC_NR_IDS];
+	/* /proc/sys/kernel/sem: semmsl, semmns, semopm, semmni */
+	int sem_ctls[4];
+	int used_sems;          /* semaphores in all sets */
+	/* /proc/sys/kernel/msgmax, msgmnb, msgmni */
+	int msg_ctlmax, msg_ctlmnb, msg_ctlmni;
+	uint64_t msg_bytes, msg_hdrs; /* queued, in all queues */
+};
+
+extern struct ipc_namespace init_ipc_ns;
+
+/* The namespace current's IPC calls act on. */
+struct ipc_namespace *current_ipc_ns(void);
+
+/* ipc/sem_undo.c: fork (the child shares the parent's undo list with
+ * CLONE_SYSVSEM; 0 or -ENOMEM) and exit (the last user applies it). */
+int copy_semundo(uint64_t clone_flags, struct task *child);
+void exit_sem(struct task *t);
