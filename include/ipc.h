@@ -46,6 +46,8 @@ struct ipc_ids {
 	int last_idx;           /* the idx given last (-1: none yet) */
 	int seq;                /* bumped each time allocation wraps */
 	int size;               /* slots allocated (grows to IPCMNI) */
+	int next_id;            /* /proc/sys/kernel/{sem,msg}_next_id: the id the
+				 * next object asks for (then -1: none) */
 	struct kern_ipc_perm **entries;
 };
 

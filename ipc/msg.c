@@ -229,12 +229,14 @@ static int msg_proc_show(struct seq_file *m)
 MSG_SYSCTL(msgmax, msg_ctlmax, INT32_MAX)
 MSG_SYSCTL(msgmnb, msg_ctlmnb, INT32_MAX)
 MSG_SYSCTL(msgmni, msg_ctlmni, IPCMNI)
+MSG_SYSCTL(msg_next_id, ids[IPC_MSG_IDS].next_id, INT32_MAX)
 
 static int msg_init(void)
 {
 	proc_create("sysvipc/msg", 0444, msg_proc_show, NULL);
 	proc_create("sys/kernel/msgmax", 0644, msgmax_show, msgmax_write);
 	proc_create("sys/kernel/msgmnb", 0644, msgmnb_show, msgmnb_write);
+	proc_create("sys/kernel/msg_next_id", 0644, msg_next_id_show, msg_next_id_write);
 	return proc_create("sys/kernel/msgmni", 0644, msgmni_show, msgmni_write);
 }
 device_initcall(msg_init);

@@ -22,8 +22,9 @@
 
 /* Linux's defaults (include/uapi/linux/{sem,msg}.h). */
 struct ipc_namespace init_ipc_ns = {
-	.ids = { { .max_idx = -1, .last_idx = -1 }, { .max_idx = -1, .last_idx = -1 },
-		 { .max_idx = -1, .last_idx = -1 } },
+	.ids = { { .max_idx = -1, .last_idx = -1, .next_id = -1 },
+		 { .max_idx = -1, .last_idx = -1, .next_id = -1 },
+		 { .max_idx = -1, .last_idx = -1, .next_id = -1 } },
 	.sem_ctls = { 32000, 32000 * 32000, 500, 32000 },
 	.msg_ctlmax = 8192, .msg_ctlmnb = 16384, .msg_ctlmni = 32000,
 };
@@ -94,6 +95,23 @@ static int ipc_idr_alloc(struct ipc_ids *ids, int end)
 	return -ENOSPC;
 }
 
+static int ipc_enter(struct ipc_ids *ids, struct kern_ipc_perm *new, int idx);
+
+/* As Linux with CONFIG_CHECKPOINT_RESTORE: the id msg_next_id asks for (the
+ * next free slot from its idx), once. */
+static int ipc_addid_next(struct ipc_ids *ids, struct kern_ipc_perm *new)
+{
+	int idx = ids->next_id & (IPCMNI - 1);
+
+	new->seq = ids->next_id >> IPCMNI_SHIFT;
+	ids->next_id = -1;
+	if (ipc_grow(ids, IPCMNI))
+		return -ENOMEM;
+	while (idx < IPCMNI && ids->entries[idx])
+		idx++;
+	return idx < IPCMNI ? ipc_enter(ids, new, idx) : -ENOSPC;
+}
+
 int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *new, int limit)
 {
 	int end = MIN(MAX(ids->in_use * 3 / 2, IPC_MIN_CYCLE), IPCMNI);
@@ -101,6 +119,8 @@ int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *new, int limit)
 
 	if (ids->in_use >= MIN(limit, IPCMNI))
 		return -ENOSPC;
+	if (ids->next_id >= 0) /* checkpoint/restore: the first free slot from its idx on */
+		return ipc_addid_next(ids, new);
 	if (ipc_grow(ids, end))
 		return -ENOMEM;
 	idx = ipc_idr_alloc(ids, end);
@@ -110,7 +130,13 @@ int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *new, int limit)
 		ids->seq = 0;
 	ids->last_idx = idx;
 	new->seq = ids->seq;
-	new->id = (ids->seq << IPCMNI_SHIFT) + idx;
+	return ipc_enter(ids, new, idx);
+}
+
+/* The object goes in slot idx, its seq already chosen. */
+static int ipc_enter(struct ipc_ids *ids, struct kern_ipc_perm *new, int idx)
+{
+	new->id = (new->seq << IPCMNI_SHIFT) + idx;
 	new->uid = new->cuid = current_euid();
 	new->gid = new->cgid = current_egid();
 	new->deleted = false;
