@@ -17,14 +17,17 @@
  *    and munmap drop them), as Linux's shm_open and shm_close count.
  *  - IPC_RMID of an attached segment makes it private (key IPC_PRIVATE)
  *    and marks it SHM_DEST; Linux frees it at the last detach, here the
- *    next shm call that looks finds it unattached and frees it: nothing a
- *    program can see differs (there is no /proc/sysvipc).
- *  - One IPC namespace.
+ *    next shm call (or /proc/sysvipc/shm read) that looks finds it
+ *    unattached and frees it.
+ *  - The table of ids is the IPC namespace's (ipc/util.c), which keeps
+ *    them as above; shm does not take its lock yet (nothing here sleeps).
  */
 #include <cred.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
+#include <linux/init.h>
+#include <proc_fs.h>
 #include <mm.h>
 #include <mman.h>
 #include <sched.h>
@@ -32,14 +35,8 @@
 #include <timekeeping.h>
 #include <uaccess.h>
 #include <vm.h>
+#include "util.h"
 
-#define IPC_PRIVATE 0
-#define IPC_CREAT 01000
-#define IPC_EXCL 02000
-#define IPC_RMID 0
-#define IPC_SET 1
-#define IPC_STAT 2
-#define IPC_INFO 3
 #define SHM_RDONLY 010000
 #define SHM_RND 020000
 #define SHM_REMAP 040000
@@ -51,37 +48,22 @@
 #define SHM_STAT_ANY 15
 #define SHM_DEST 01000   /* in the mode: removed, freed at the last detach */
 #define SHM_LOCKED 02000 /* in the mode: SHM_LOCK (nothing is swapped here) */
-#define S_IRWXUGO 0777
 
 #define SHMMIN 1
 #define SHMMNI 4096
 #define SHMMAX (UINT64_MAX - (1UL << 24))
 #define SHMALL (UINT64_MAX - (1UL << 24)) /* in pages */
 #define SHMLBA PAGE_SIZE
-#define IPCMNI_SHIFT 15
-#define IPCMNI (1 << IPCMNI_SHIFT)
-#define IPC_MIN_CYCLE 64
-#define IPCID_SEQ_MAX (INT32_MAX >> IPCMNI_SHIFT)
 
 struct shmid_kernel {
-	int key, id;
-	uint32_t uid, gid, cuid, cgid;
-	unsigned int mode;
-	unsigned short seq;
+	struct kern_ipc_perm perm; /* first: the table (util.c) holds this */
 	uint64_t segsz;
 	int64_t atim, dtim, ctim;
 	pid_t cpid, lpid;
 	struct file *file;
 };
 
-/* The user's view (x86-64's struct shmid64_ds and ipc64_perm). */
-struct ipc64_perm {
-	int key;
-	uint32_t uid, gid, cuid, cgid;
-	unsigned int mode;
-	unsigned short seq, pad2;
-	uint64_t unused1, unused2;
-};
+/* The user's view (x86-64's struct shmid64_ds). */
 struct shmid64_ds {
 	struct ipc64_perm shm_perm;
 	uint64_t shm_segsz;
@@ -98,9 +80,19 @@ struct shm_info {
 	uint64_t shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
 };
 
-static struct shmid_kernel *segs[SHMMNI]; /* by index */
-static int in_use, last_idx = -1, seq;
 static uint64_t shm_tot; /* pages */
+
+static struct ipc_ids *shm_ids(void)
+{
+	return &current_ipc_ns()->ids[IPC_SHM_IDS];
+}
+
+/* The segment in slot idx, or NULL. */
+static struct shmid_kernel *seg(int idx)
+{
+	struct ipc_ids *ids = shm_ids();
+	return idx <= ids->max_idx ? (struct shmid_kernel *)ids->entries[idx] : NULL;
+}
 
 static int64_t now_seconds(void)
 {
@@ -114,69 +106,40 @@ static uint64_t nattch(const struct shmid_kernel *shp)
 	return file_count(shp->file) - 1;
 }
 
-static void shm_destroy(int idx)
+static void shm_free(struct kern_ipc_perm *perm)
 {
-	struct shmid_kernel *shp = segs[idx];
+	struct shmid_kernel *shp = (struct shmid_kernel *)perm;
 
-	shm_tot -= ALIGN_UP(shp->segsz, PAGE_SIZE) / PAGE_SIZE;
 	fput(shp->file);
 	kfree(shp);
-	segs[idx] = NULL;
-	in_use--;
+}
+
+static void shm_destroy(int idx)
+{
+	struct shmid_kernel *shp = seg(idx);
+
+	shm_tot -= ALIGN_UP(shp->segsz, PAGE_SIZE) / PAGE_SIZE;
+	ipc_rmid(shm_ids(), &shp->perm);
 }
 
 /* Free the removed segments nobody has attached any more. */
 static void shm_reap(void)
 {
 	for (int i = 0; i < SHMMNI; i++)
-		if (segs[i] && (segs[i]->mode & SHM_DEST) && !nattch(segs[i]))
+		if (seg(i) && (seg(i)->perm.mode & SHM_DEST) && !nattch(seg(i)))
 			shm_destroy(i);
-}
-
-/* A free index, as Linux's ipc_idr_alloc: cyclic from the last one. */
-static int ipc_idr_alloc(void)
-{
-	int max_idx = MIN(MAX(in_use * 3 / 2, IPC_MIN_CYCLE), SHMMNI);
-
-	for (int n = 0; n < max_idx; n++) {
-		int idx = (last_idx + 1 + n) % max_idx;
-		if (segs[idx])
-			continue;
-		if (idx <= last_idx && ++seq >= IPCID_SEQ_MAX)
-			seq = 0;
-		last_idx = idx;
-		return idx;
-	}
-	return -ENOSPC;
 }
 
 /* The segment of an id (EINVAL if there is none, or the id is stale). */
 static struct shmid_kernel *shm_obtain_object_check(int id)
 {
-	int idx = id & (IPCMNI - 1);
-	struct shmid_kernel *shp = id < 0 || idx >= SHMMNI ? NULL : segs[idx];
-
-	if (!shp || shp->id != id)
-		return ERR_PTR(-EINVAL);
-	return shp;
-}
-
-/* Linux's ipcperms: may current have the access of flag's rwx bits? */
-static bool ipcperms(const struct shmid_kernel *shp, int flag)
-{
-	int requested = (flag >> 6) | (flag >> 3) | flag, granted = shp->mode;
-
-	if (current_euid() == shp->cuid || current_euid() == shp->uid)
-		granted >>= 6;
-	else if (in_group_p(shp->cgid) || in_group_p(shp->gid))
-		granted >>= 3;
-	return !(requested & ~granted & 0007) || capable(CAP_IPC_OWNER);
+	return (struct shmid_kernel *)ipc_obtain_object_check(shm_ids(), id);
 }
 
 /* Only the creator, the owner or CAP_SYS_ADMIN may change or remove it. */
 static bool ipc_owner(const struct shmid_kernel *shp)
 {
-	return current_euid() == shp->cuid || current_euid() == shp->uid || capable(CAP_SYS_ADMIN);
+	return current_euid() == shp->perm.cuid || current_euid() == shp->perm.uid || capable(CAP_SYS_ADMIN);
 }
 
 static long newseg(int key, uint64_t size, int shmflg)
@@ -189,33 +152,28 @@ static long newseg(int key, uint64_t size, int shmflg)
 		return -EINVAL;
 	if (numpages * PAGE_SIZE < size || shm_tot + numpages < shm_tot || shm_tot + numpages > SHMALL)
 		return -ENOSPC;
-	if (in_use >= SHMMNI || !(shp = kzalloc(sizeof(*shp))))
-		return in_use >= SHMMNI ? -ENOSPC : -ENOMEM;
+	if (shm_ids()->in_use >= SHMMNI || !(shp = kzalloc(sizeof(*shp))))
+		return shm_ids()->in_use >= SHMMNI ? -ENOSPC : -ENOMEM;
 	shp->file = shmem_zero_setup(size);
 	if (IS_ERR(shp->file)) {
 		long err = PTR_ERR(shp->file);
 		kfree(shp);
 		return err;
 	}
-	idx = ipc_idr_alloc();
+	shp->perm.key = key;
+	shp->perm.mode = shmflg & S_IRWXUGO;
+	shp->perm.free = shm_free;
+	idx = ipc_addid(shm_ids(), &shp->perm, SHMMNI);
 	if (idx < 0) {
 		fput(shp->file);
 		kfree(shp);
 		return idx;
 	}
-	shp->key = key;
-	shp->mode = shmflg & S_IRWXUGO;
-	shp->uid = shp->cuid = current_euid();
-	shp->gid = shp->cgid = current_egid();
-	shp->seq = seq;
-	shp->id = (seq << IPCMNI_SHIFT) + idx;
 	shp->segsz = size;
 	shp->cpid = current->tgid;
 	shp->ctim = now_seconds();
-	segs[idx] = shp;
-	in_use++;
 	shm_tot += numpages;
-	return shp->id;
+	return shp->perm.id;
 }
 
 long sys_shmget(int key, uint64_t size, int shmflg)
@@ -224,14 +182,14 @@ long sys_shmget(int key, uint64_t size, int shmflg)
 	if (key == IPC_PRIVATE)
 		return newseg(key, size, shmflg);
 	for (int i = 0; i < SHMMNI; i++) {
-		struct shmid_kernel *shp = segs[i];
-		if (!shp || shp->key != key)
+		struct shmid_kernel *shp = seg(i);
+		if (!shp || shp->perm.key != key)
 			continue;
 		if ((shmflg & IPC_CREAT) && (shmflg & IPC_EXCL))
 			return -EEXIST;
 		if (shp->segsz < size)
 			return -EINVAL;
-		return ipcperms(shp, shmflg) ? shp->id : -EACCES;
+		return ipcperms(&shp->perm, shmflg) ? shp->perm.id : -EACCES;
 	}
 	return (shmflg & IPC_CREAT) ? newseg(key, size, shmflg) : -ENOENT;
 }
@@ -277,7 +235,7 @@ long sys_shmat(int shmid, uint64_t shmaddr, int shmflg)
 	shp = shm_obtain_object_check(shmid);
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
-	if (!ipcperms(shp, acc_mode))
+	if (!ipcperms(&shp->perm, acc_mode))
 		return -EACCES;
 	uint64_t size = ALIGN_UP(shp->segsz, PAGE_SIZE);
 	/* Without SHM_REMAP, what is there stays: EINVAL. */
@@ -299,8 +257,8 @@ static struct shmid_kernel *shm_area(const struct vma *v, uint64_t shmaddr)
 	if (!v->vm_file || (v->start - shmaddr) / PAGE_SIZE != v->vm_pgoff)
 		return NULL;
 	for (int i = 0; i < SHMMNI; i++)
-		if (segs[i] && segs[i]->file == v->vm_file)
-			return segs[i];
+		if (seg(i) && seg(i)->file == v->vm_file)
+			return seg(i);
 	return NULL;
 }
 
@@ -340,9 +298,9 @@ long sys_shmdt(uint64_t shmaddr)
 void shm_area_close(struct file *file)
 {
 	for (int i = 0; i < SHMMNI; i++) {
-		if (segs[i] && segs[i]->file == file) {
-			segs[i]->dtim = now_seconds();
-			segs[i]->lpid = current->tgid;
+		if (seg(i) && seg(i)->file == file) {
+			seg(i)->dtim = now_seconds();
+			seg(i)->lpid = current->tgid;
 			return;
 		}
 	}
@@ -352,8 +310,8 @@ static void shm_fill_stat(const struct shmid_kernel *shp, struct shmid64_ds *out
 {
 	memset(out, 0, sizeof(*out));
 	out->shm_perm = (struct ipc64_perm){
-		.key = shp->key, .uid = shp->uid, .gid = shp->gid, .cuid = shp->cuid,
-		.cgid = shp->cgid, .mode = shp->mode, .seq = shp->seq,
+		.key = shp->perm.key, .uid = shp->perm.uid, .gid = shp->perm.gid, .cuid = shp->perm.cuid,
+		.cgid = shp->perm.cgid, .mode = shp->perm.mode, .seq = shp->perm.seq,
 	};
 	out->shm_segsz = shp->segsz;
 	out->shm_atime = shp->atim;
@@ -374,15 +332,15 @@ static long shmctl_stat(int shmid, int cmd, void __user *buf)
 	if (cmd == IPC_STAT)
 		shp = shm_obtain_object_check(shmid);
 	else
-		shp = shmid < SHMMNI && segs[shmid] ? segs[shmid] : ERR_PTR(-EINVAL);
+		shp = (struct shmid_kernel *)ipc_obtain_object_idr(shm_ids(), shmid);
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
-	if (cmd != SHM_STAT_ANY && !ipcperms(shp, 0444))
+	if (cmd != SHM_STAT_ANY && !ipcperms(&shp->perm, 0444))
 		return -EACCES;
 	shm_fill_stat(shp, &ds);
 	if (copy_to_user(buf, &ds, sizeof(ds)))
 		return -EFAULT;
-	return cmd == IPC_STAT ? 0 : shp->id;
+	return cmd == IPC_STAT ? 0 : shp->perm.id;
 }
 
 /* IPC_SET (owner, group, the permission bits) and IPC_RMID. */
@@ -397,14 +355,14 @@ static long shmctl_down(int shmid, int cmd, const struct shmid64_ds *ds)
 	if (cmd == IPC_SET) {
 		if (ds->shm_perm.uid == (uint32_t)-1 || ds->shm_perm.gid == (uint32_t)-1)
 			return -EINVAL;
-		shp->uid = ds->shm_perm.uid;
-		shp->gid = ds->shm_perm.gid;
-		shp->mode = (shp->mode & ~S_IRWXUGO) | (ds->shm_perm.mode & S_IRWXUGO);
+		shp->perm.uid = ds->shm_perm.uid;
+		shp->perm.gid = ds->shm_perm.gid;
+		shp->perm.mode = (shp->perm.mode & ~S_IRWXUGO) | (ds->shm_perm.mode & S_IRWXUGO);
 		shp->ctim = now_seconds();
 		return 0;
 	}
-	shp->mode |= SHM_DEST;
-	shp->key = IPC_PRIVATE; /* shmget finds it no more */
+	shp->perm.mode |= SHM_DEST;
+	shp->perm.key = IPC_PRIVATE; /* shmget finds it no more */
 	shm_reap();
 	return 0;
 }
@@ -413,7 +371,7 @@ static long shmctl_down(int shmid, int cmd, const struct shmid64_ds *ds)
 static int max_idx(void)
 {
 	for (int i = SHMMNI - 1; i >= 0; i--)
-		if (segs[i])
+		if (seg(i))
 			return i;
 	return 0;
 }
@@ -427,10 +385,10 @@ static long shmctl_info(int cmd, void __user *buf)
 		};
 		return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : max_idx();
 	}
-	struct shm_info info = { .used_ids = in_use, .shm_tot = shm_tot };
+	struct shm_info info = { .used_ids = shm_ids()->in_use, .shm_tot = shm_tot };
 	for (int i = 0; i < SHMMNI; i++)
-		if (segs[i])
-			info.shm_rss += inode_blocks(file_inode(segs[i]->file)) * 512 / PAGE_SIZE;
+		if (seg(i))
+			info.shm_rss += inode_blocks(file_inode(seg(i)->file)) * 512 / PAGE_SIZE;
 	return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : max_idx();
 }
 
@@ -442,15 +400,15 @@ static long shmctl_do_lock(int shmid, int cmd)
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
 	if (!capable(CAP_IPC_LOCK)) {
-		if (current_euid() != shp->uid && current_euid() != shp->cuid)
+		if (current_euid() != shp->perm.uid && current_euid() != shp->perm.cuid)
 			return -EPERM;
 		if (cmd == SHM_LOCK && !current->rlim[RLIMIT_MEMLOCK].cur)
 			return -EPERM;
 	}
 	if (cmd == SHM_LOCK)
-		shp->mode |= SHM_LOCKED;
+		shp->perm.mode |= SHM_LOCKED;
 	else
-		shp->mode &= ~SHM_LOCKED;
+		shp->perm.mode &= ~SHM_LOCKED;
 	return 0;
 }
 
@@ -481,3 +439,28 @@ long sys_shmctl(int shmid, int cmd, void __user *buf)
 	}
 	return -EINVAL;
 }
+
+/* /proc/sysvipc/shm, Linux's columns (rss in bytes; nothing is swapped). */
+static int shm_proc_show(struct seq_file *m)
+{
+	shm_reap();
+	seq_puts(m, "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap\n");
+	for (int i = 0; i < SHMMNI; i++) {
+		struct shmid_kernel *shp = seg(i);
+		if (!shp)
+			continue;
+		uint64_t rss = inode_blocks(file_inode(shp->file)) * 512;
+		seq_printf(m, "%10d %10d  %4o %21lu %5u %5u  %5lu %5u %5u %5u %5u %10lld %10lld %10lld %21lu %21lu\n",
+			   shp->perm.key, shp->perm.id, shp->perm.mode, (unsigned long)shp->segsz,
+			   shp->cpid, shp->lpid, (unsigned long)nattch(shp), shp->perm.uid,
+			   shp->perm.gid, shp->perm.cuid, shp->perm.cgid, (long long)shp->atim,
+			   (long long)shp->dtim, (long long)shp->ctim, (unsigned long)rss, 0UL);
+	}
+	return 0;
+}
+
+static int shm_init(void)
+{
+	return proc_create("sysvipc/shm", 0444, shm_proc_show, NULL);
+}
+device_initcall(shm_init);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,10 +124,38 @@ static void test_ctl(void)
 	say("a removed id is stale: EINVAL", err(shmctl(id, IPC_STAT, &ds), EINVAL));
 }
 
+/* /proc/sysvipc/shm: Linux's header, and a line for the segment. */
+static void test_proc(void)
+{
+	int id = shmget(0x5e3c0001, 5000, IPC_CREAT | 0640);
+	char *p = shmat(id, NULL, 0), line[512];
+	FILE *f = fopen("/proc/sysvipc/shm", "r");
+	int found = 0;
+	if (f && fgets(line, sizeof(line), f))
+		printf("/proc/sysvipc/shm: %s", line);
+	while (f && fgets(line, sizeof(line), f)) {
+		int key, shmid, cpid, lpid, nattch;
+		unsigned perms;
+		unsigned long size;
+		if (sscanf(line, "%d %d %o %lu %d %d %d", &key, &shmid, &perms, &size, &cpid, &lpid,
+			   &nattch) == 7 && shmid == id)
+			found = key == 0x5e3c0001 && perms == 0640 && size == 5000 && cpid == getpid() &&
+				lpid == getpid() && nattch == 1;
+	}
+	if (f)
+		fclose(f);
+	say("/proc/sysvipc/shm lists the segment", found);
+	shmdt(p);
+	shmctl(id, IPC_RMID, NULL);
+}
+
 int main(void)
 {
+	mkdir("/proc", 0555);
+	mount("proc", "/proc", "proc", 0, NULL); /* if it is not yet */
 	test_attach();
 	test_keys();
 	test_ctl();
+	test_proc();
 	return 0;
 }
