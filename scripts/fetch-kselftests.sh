@@ -71,6 +71,8 @@ for deb in "$dir"/deb/libcap2_*.deb "$dir"/deb/libgcc-s1_*.deb; do
 done
 rm -rf "$dir/root/usr/share"
 src_deb=$(ls "$dir"/deb/"$pkg"_*.deb)
+# compiler_types.h: memfd's Makefile puts the kernel's include/ before
+# the uapi headers, whose stddef.h includes it.
 echo "kselftest: unpacking the selftests of $(basename "$src_deb")" >&2
 mkdir -p "$dir/src"
 dpkg-deb --fsys-tarfile "$src_deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
