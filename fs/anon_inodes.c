@@ -56,7 +56,11 @@ struct file *anon_inode_getfile(const char *name, const struct file_operations *
 	file = alloc_file(NULL, inode, flags & (O_ACCMODE | O_NONBLOCK), mode);
 	if (!file)
 		return ERR_PTR(-ENOMEM);
-	nonseekable_open(file); /* lseek gives ESPIPE, as on Linux */
+	/* No pread or pwrite; lseek only if the file has an llseek
+	 * (eventfd's noop_llseek), else ESPIPE: Linux's alloc_file. */
+	nonseekable_open(file);
+	if (fops->llseek)
+		file->f_mode |= FMODE_LSEEK;
 	file->f_op = fops;
 	file->private_data = priv;
 	file->f_anon_name = name;

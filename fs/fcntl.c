@@ -1,10 +1,12 @@
 /*
  * fcntl.c - dup, dup2, dup3 and fcntl: copying descriptors and changing
  * the flags of a descriptor (FD_CLOEXEC) or of its open file (O_APPEND,
- * O_NONBLOCK). A duplicate shares the struct file, so it shares the offset
- * and the status flags, but each descriptor has its own close-on-exec bit.
+ * O_NONBLOCK), and a memfd's seals (mm/memfd.c). A duplicate shares the
+ * struct file, so it shares the offset and the status flags, but each
+ * descriptor has its own close-on-exec bit.
  */
 #include "vfs.h"
+#include <memfd.h>
 #include <sched.h>
 
 #define F_DUPFD 0
@@ -101,6 +103,9 @@ long sys_fcntl(int fd, unsigned int cmd, unsigned long arg)
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:
 		return pipe_fcntl(file, cmd, arg);
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl(file, cmd, arg);
 	default:
 		return -EINVAL;
 	}

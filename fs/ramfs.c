@@ -17,8 +17,11 @@
  *     a filesystem mounted as "ramfs", like Linux's ramfs.
  *   - a symlink keeps its target as a string.
  *   - device nodes have no data: opening one goes to fs/char_dev.c.
+ * A regular file of a tmpfs has seals (mm/memfd.c): writes, truncation and
+ * fallocate check them here, with EPERM, as Linux's shmem does.
  */
 #include "vfs.h"
+#include <memfd.h>
 #include <mm.h>
 #include <vm.h>
 
@@ -105,6 +108,18 @@ static ssize_t ramfs_read(struct file *file, struct iov_iter *to, loff_t *ppos)
 	return done;
 }
 
+/* May [pos, pos + len) be written, under the file's seals? 0 or -EPERM.
+ * Linux asks this for each page a write goes through (shmem_write_begin),
+ * so a write that runs past a F_SEAL_GROW size is short, or fails. */
+static int seals_allow_write(struct inode *inode, loff_t pos, size_t len)
+{
+	if (inode->i_seals & F_SEALS_NO_WRITE)
+		return -EPERM;
+	if ((inode->i_seals & F_SEAL_GROW) && pos + (loff_t)len > inode->i_size)
+		return -EPERM;
+	return 0;
+}
+
 static ssize_t ramfs_write(struct file *file, struct iov_iter *from, loff_t *ppos)
 {
 	struct inode *inode = file->f_inode;
@@ -119,8 +134,12 @@ static ssize_t ramfs_write(struct file *file, struct iov_iter *from, loff_t *ppo
 	while (done < n) {
 		size_t off = pos & (PAGE_SIZE - 1);
 		size_t chunk = MIN(PAGE_SIZE - off, n - done), copied;
-		char *page = ramfs_get_page(inode, pos);
+		char *page;
 
+		err = seals_allow_write(inode, pos, chunk);
+		if (err)
+			break;
+		page = ramfs_get_page(inode, pos);
 		if (!page) {
 			err = -ENOMEM;
 			break;
@@ -151,6 +170,9 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 
 	if (size < 0)
 		return -EINVAL;
+	if ((size < inode->i_size && (inode->i_seals & F_SEAL_SHRINK)) ||
+	    (size > inode->i_size && (inode->i_seals & F_SEAL_GROW)))
+		return -EPERM;
 	for (size_t i = keep; i < inode->i_page_slots; i++) {
 		if (inode->i_pages[i]) {
 			put_page(inode->i_pages[i]); /* mappings may keep it */
@@ -207,10 +229,14 @@ static long ramfs_fallocate(struct file *file, int mode, loff_t offset, loff_t l
 	if (inode->i_sb->s_magic != TMPFS_MAGIC || (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE)))
 		return -EOPNOTSUPP;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		if (inode->i_seals & F_SEALS_NO_WRITE)
+			return -EPERM;
 		ramfs_punch_hole(inode, offset, MIN(offset + len, inode->i_size));
 		inode_touch_mtime(inode);
 		return 0;
 	}
+	if ((inode->i_seals & F_SEAL_GROW) && offset + len > inode->i_size)
+		return -EPERM;
 	for (loff_t pos = ALIGN_DOWN(offset, PAGE_SIZE); pos < offset + len; pos += PAGE_SIZE)
 		if (!ramfs_get_page(inode, pos))
 			return -ENOSPC; /* as shmem says it when memory runs out */
@@ -473,6 +499,8 @@ struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev)
 	case S_IFREG:
 		inode->i_op = &ramfs_file_iops;
 		inode->i_fop = &ramfs_file_fops;
+		if (sb->s_magic == TMPFS_MAGIC)
+			inode->i_seals = F_SEAL_SEAL; /* no seals, and none to add */
 		break;
 	case S_IFLNK:
 		inode->i_op = &ramfs_symlink_iops;

@@ -197,6 +197,9 @@ struct inode {
 	void **i_pages;         /* regular file: page i holds bytes [i*4096, ...) */
 	size_t i_page_slots;    /* length of i_pages (NULL slots read as zeros) */
 	char *i_link;           /* symlink target */
+	/* A tmpfs regular file's seals (F_SEAL_*: include/memfd.h):
+	 * F_SEAL_SEAL from the start, but for a sealable memfd. */
+	unsigned int i_seals;
 	void *i_private;        /* for other filesystems and devices */
 };
 

@@ -365,6 +365,13 @@ int kill_pgrp(pid_t pgrp, int sig);
 /* True if t has a pending signal that is not blocked, or must stop or
  * die: a blocking call should give up and return -ERESTARTSYS (or -EINTR). */
 bool signal_pending(struct task *t);
+/* Take the first signal of `allowed` pending for current: its own, then
+ * its process's, with its siginfo. The signal, or 0 if none (signalfd's
+ * read, rt_sigtimedwait). */
+int dequeue_signal(uint64_t allowed, struct ksiginfo *info);
+/* A signal was queued: signalfd readers and pollers look again
+ * (fs/signalfd.c). */
+void signalfd_notify(void);
 /* True if t is being killed (SIGKILL pending, or its group exits). */
 bool fatal_signal_pending(struct task *t);
 /* Free what t's signal state holds (free_task calls it). */

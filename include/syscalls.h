@@ -40,6 +40,8 @@
 	/* fs/eventpoll.c */                                                   \
 	X(213, epoll_create) X(291, epoll_create1) X(233, epoll_ctl)           \
 	X(232, epoll_wait) X(281, epoll_pwait) X(441, epoll_pwait2)            \
+	/* fs/eventfd.c, fs/signalfd.c */                                      \
+	X(284, eventfd) X(290, eventfd2) X(282, signalfd) X(289, signalfd4)    \
 	/* fs/xattr.c */                                                       \
 	X(188, setxattr) X(189, lsetxattr) X(190, fsetxattr) X(191, getxattr)  \
 	X(192, lgetxattr) X(193, fgetxattr) X(194, listxattr)                  \
@@ -56,6 +58,8 @@
 	/* mm/mmap.c */                                                        \
 	X(12, brk) X(9, mmap) X(11, munmap) X(10, mprotect) X(25, mremap)      \
 	X(28, madvise) X(26, msync)                                            \
+	/* mm/memfd.c */                                                       \
+	X(319, memfd_create)                                                   \
 	/* ipc/shm.c, ipc/sem.c, ipc/semop.c, ipc/msg.c */                     \
 	X(29, shmget) X(30, shmat) X(31, shmctl) X(67, shmdt)                  \
 	X(64, semget) X(65, semop) X(66, semctl) X(220, semtimedop)            \

@@ -212,6 +212,10 @@ struct inode;
  * (Linux's unmap_mapping_range, called by truncate).
  */
 void unmap_mapping_range(struct inode *inode, uint64_t from_index);
+/* Does some process have a shared mapping of inode that is, or may be
+ * made, writable (VM_SHARED and VM_MAYWRITE)? Linux's i_mmap_writable > 0,
+ * for memfd's F_SEAL_WRITE (mm/memfd.c). */
+bool mapping_writably_mapped(struct inode *inode);
 /*
  * The kernel's way to map memory into current's address space, with the
  * checks and errors of mmap(2) (mm/mmap.c; prot and flags: include/mman.h).

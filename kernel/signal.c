@@ -278,6 +278,7 @@ int send_sig_info(const struct ksiginfo *info, struct task *t, bool group)
 		}
 	}
 	pending->signal |= sigmask(sig);
+	signalfd_notify(); /* a signalfd may take it, blocked as it is */
 	complete_signal(sig, t, group);
 out:
 	irq_restore(irq);
@@ -545,9 +546,7 @@ static void collect_signal(struct sigpending *p, int sig, struct ksiginfo *info)
 		p->signal &= ~sigmask(sig);
 }
 
-/* Take the first signal of `allowed` pending for current: its own, then
- * its process's. 0 if none. */
-static int dequeue_signal(uint64_t allowed, struct ksiginfo *info)
+int dequeue_signal(uint64_t allowed, struct ksiginfo *info)
 {
 	uint64_t irq = irq_save();
 	struct sigpending *p = &current->pending;

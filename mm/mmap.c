@@ -29,6 +29,7 @@
  *    lives in memory: msync has nothing to do). With PROT_WRITE it needs
  *    the file open for writing (-EACCES), and so does a later mprotect.
  *    Writes through a mapping do not change the file's size or times.
+ *    A memfd's write seals forbid shared writable mappings (mm/memfd.c).
  *    A page that lies wholly past the end of the file is SIGBUS to touch,
  *    and bytes past the end inside the last page read as zeros, as Linux.
  *  - The heap is one area (VM_HEAP) from mm->start_brk, which exec sets, to
@@ -41,6 +42,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <fs.h>
+#include <memfd.h>
 #include <mm.h>
 #include <mman.h>
 #include <sched.h>
@@ -177,6 +179,14 @@ static long mmap_vm_flags(struct file **filep, uint64_t len, unsigned long prot,
 			return err;
 		if (shared)
 			vm_flags |= VM_SHARED | (file_mmap_check(file, true) == 0 ? VM_MAYWRITE : 0);
+		/* A write-sealed memfd (mm/memfd.c): no shared writable mapping,
+		 * and a read-only one may never become writable (Linux's
+		 * seal_check_write and is_readonly_sealed). */
+		if (shared && (memfd_file_seals(file) & F_SEALS_NO_WRITE)) {
+			if (prot & PROT_WRITE)
+				return -EPERM;
+			vm_flags &= ~VM_MAYWRITE;
+		}
 	} else if (shared) {
 		file = shmem_zero_setup(len);
 		if (IS_ERR(file))

@@ -484,6 +484,19 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 	}
 }
 
+bool mapping_writably_mapped(struct inode *inode)
+{
+	for (struct task *t = first_task(); t; t = t->next_task) {
+		if (!t->mm)
+			continue;
+		for (struct vma *v = t->mm->vmas; v; v = v->next)
+			if (v->vm_file && file_inode(v->vm_file) == inode &&
+			    (v->flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE))
+				return true;
+	}
+	return false;
+}
+
 bool vm_enough_memory(uint64_t pages)
 {
 	return pages <= nr_total_pages();

@@ -38,7 +38,7 @@ pkg=${LINUX_SOURCE_PKG:-linux-source-6.1}
 # Makefile builds but runs only through run_vmtests.sh (hugetlb, userfaultfd
 # and the rest of that script need more than a test each).
 SELFTEST_DIRS="exec clone3 futex vDSO proc mincore sigaltstack vm x86 core kcmp membarrier
-	pidfd prctl rseq timers size splice sync ipc"
+	pidfd prctl rseq timers size splice sync ipc memfd"
 VM_STANDALONE="map_fixed_noreplace map_populate mlock2-tests mlock-random-test mremap_dontunmap
 	mremap_test memfd_secret mrelease_test on-fault-limit"
 # timers: the ones that take seconds, not minutes (raw_skew, inconsistency-check
@@ -71,13 +71,16 @@ for deb in "$dir"/deb/libcap2_*.deb "$dir"/deb/libgcc-s1_*.deb; do
 done
 rm -rf "$dir/root/usr/share"
 src_deb=$(ls "$dir"/deb/"$pkg"_*.deb)
+# compiler_types.h: memfd's Makefile puts the kernel's include/ before
+# the uapi headers, whose stddef.h includes it.
 echo "kselftest: unpacking the selftests of $(basename "$src_deb")" >&2
 mkdir -p "$dir/src"
 dpkg-deb --fsys-tarfile "$src_deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
 	xz -dc | tar -x -C "$dir/src" --strip-components=1 --wildcards \
 		'*/tools/testing/selftests/*' '*/tools/include/*' '*/tools/arch/x86/include/*' \
 		'*/scripts/subarch.include' '*/arch/x86/include/*' '*/include/uapi/*' '*/usr/*' \
-		'*/mm/gup_test.h' '*/arch/x86/entry/syscalls/syscall_64.tbl' ||
+		'*/mm/gup_test.h' '*/arch/x86/entry/syscalls/syscall_64.tbl' \
+		'*/include/linux/compiler_types.h' ||
 	give_up "unpacking $src_deb failed"
 
 stage=$dir/stage
@@ -112,6 +115,9 @@ for d in $SELFTEST_DIRS; do
 	# run_param_test.sh: the param tests in every configuration, a stress
 	# run of many minutes (the programs themselves run)
 	rseq) grep -v 'run_param_test.sh$' "$stage/$d/kselftest-list.txt" ;;
+	# memfd_test only: the fuse test needs a FUSE mount, the hugetlbfs one
+	# reserved huge pages (neither exists here)
+	memfd) echo "memfd:memfd_test" ;;
 	*) cat "$stage/$d/kselftest-list.txt" 2> /dev/null ;;
 	esac >> "$root/list"
 done

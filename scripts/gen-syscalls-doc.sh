@@ -23,7 +23,7 @@ fi
 # "NAME... = why", the groups of calls this kernel does not have yet.
 REASONS='
 socket connect accept accept4 sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg shutdown bind listen getsockname getpeername socketpair setsockopt getsockopt = sockets: none yet (issue 19 brings AF_UNIX; other families will answer as a Linux without them)
-epoll_create epoll_create1 epoll_ctl epoll_wait epoll_pwait epoll_pwait2 eventfd eventfd2 signalfd signalfd4 inotify_init inotify_init1 inotify_add_watch inotify_rm_watch fanotify_init fanotify_mark = event descriptors: not yet (issue 19: epoll, eventfd, signalfd)
+inotify_init inotify_init1 inotify_add_watch inotify_rm_watch fanotify_init fanotify_mark = file change notification: not yet (epoll, eventfd and signalfd are here)
 ptrace process_vm_readv process_vm_writev = ptrace: issue 23
 sched_setparam sched_getparam sched_setscheduler sched_getscheduler sched_get_priority_max sched_get_priority_min sched_rr_get_interval sched_setattr sched_getattr getpriority setpriority ioprio_set ioprio_get = scheduling classes and priorities: issue 22
 timer_create timer_settime timer_gettime timer_getoverrun timer_delete timerfd_create timerfd_settime timerfd_gettime clock_settime settimeofday adjtimex clock_adjtime = POSIX timers, timerfd and setting the clock: issue 22
@@ -31,7 +31,7 @@ unshare setns pivot_root open_tree move_mount fsopen fsconfig fsmount fspick mou
 modify_ldt set_thread_area get_thread_area iopl ioperm = x86 descriptor tables and I/O ports: not yet (issue 19)
 io_setup io_destroy io_getevents io_submit io_cancel io_pgetevents io_uring_setup io_uring_enter io_uring_register = asynchronous I/O: not here, as a Linux built without AIO and io_uring
 pidfd_open pidfd_send_signal pidfd_getfd kcmp = process handles: not yet (issue 19)
-memfd_create memfd_secret mremap userfaultfd process_madvise process_mrelease remap_file_pages = memory: not yet (issue 19)
+memfd_secret userfaultfd process_madvise process_mrelease remap_file_pages = memory: not yet (issue 19)
 mbind set_mempolicy get_mempolicy migrate_pages move_pages set_mempolicy_home_node = NUMA: one node, as a Linux without CONFIG_NUMA
 kexec_load kexec_file_load swapon swapoff acct quotactl quotactl_fd vhangup = administration: not here, as a Linux without kexec, swap, process accounting and quotas
 add_key request_key keyctl landlock_create_ruleset landlock_add_rule landlock_restrict_self seccomp bpf perf_event_open = security and tracing: not here, as a Linux without keys, Landlock, seccomp, BPF and perf

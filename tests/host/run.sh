@@ -46,9 +46,9 @@ suite_mm() {
 	# name would hide: it is compiled apart, without the copy of include/.
 	gcc "${cflags[@]}" -c -o "$out/segv.o" "$dir/segv.c"
 	# Not the kernel's own mappings (they need the real machine), nor the
-	# OOM killer (it needs processes).
+	# OOM killer (it needs processes), nor memfd (it needs the VFS).
 	for f in "$repo"/mm/*.c; do
-		case $(basename "$f") in kernel_map.c | kstack.c | vmalloc.c | oom_kill.c | kasan.c) ;; *) srcs+=("$f") ;; esac
+		case $(basename "$f") in kernel_map.c | kstack.c | vmalloc.c | oom_kill.c | kasan.c | memfd.c) ;; *) srcs+=("$f") ;; esac
 	done
 	gcc "${cflags[@]}" -I"$out/inc" -o "$out/mmtest" "$dir/test.c" "$out/segv.o" \
 		"${srcs[@]}" "$repo/mm/uaccess.S"

@@ -71,6 +71,13 @@ void wakeup(void *chan) { (void)chan; }
 
 volatile uint64_t jiffies;
 bool signal_pending(struct task *t) { return (t->pending.signal & ~t->blocked) != 0; }
+/* signalfd (no signals are sent here) and memfd's seals (mm/). */
+int dequeue_signal(uint64_t allowed, struct ksiginfo *info) { (void)allowed, (void)info; return 0; }
+long memfd_fcntl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	(void)file, (void)cmd, (void)arg;
+	return -EINVAL;
+}
 int last_sig; /* silent: the transcript must match Linux's, where SIGPIPE is ignored */
 void send_sig(int sig, struct task *t) { (void)t; last_sig = sig; }
 int kill_pgrp(pid_t pgrp, int sig) { printf("[kill_pgrp %d %d]\n", pgrp, sig); return 0; }

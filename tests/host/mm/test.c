@@ -159,6 +159,7 @@ struct file *shmem_zero_setup(uint64_t size)
 }
 /* ipc/shm.c is not here: no area is a System V segment's. */
 void shm_area_close(struct file *f) {}
+unsigned int memfd_file_seals(struct file *f) { (void)f; return 0; }
 int file_mmap_check(struct file *f, bool shared_write)
 {
 	if (f->path)
