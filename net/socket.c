@@ -66,7 +66,8 @@ void sock_release(struct socket *sock)
 	if (sock->ops)
 		sock->ops->release(sock);
 	sock->inode->i_private = NULL;
-	iput(sock->inode);
+	if (!sock->file)
+		iput(sock->inode); /* else the file drops its own reference */
 	kfree(sock);
 }
 
