@@ -42,8 +42,8 @@ struct sock *sk_alloc(int family, int type, size_t size)
 	sk->sk_sndbuf = SYSCTL_WMEM_MAX;
 	sk->sk_rcvbuf = SYSCTL_RMEM_MAX;
 	sk->sk_rcvtimeo = sk->sk_sndtimeo = MAX_SCHEDULE_TIMEOUT;
-	/* No peer yet: SO_PEERCRED answers pid 0 and the overflow ids. */
-	sk->sk_peer_cred = (struct ucred){ .pid = 0, .uid = 65534, .gid = 65534 };
+	/* No peer yet: SO_PEERCRED answers pid 0 and ids of -1. */
+	sk->sk_peer_cred = (struct ucred){ .pid = 0, .uid = (uint32_t)-1, .gid = (uint32_t)-1 };
 	skb_queue_head_init(&sk->sk_receive_queue, "sk_receive_queue");
 	return sk;
 }
