@@ -22,7 +22,6 @@ fi
 
 # "NAME... = why", the groups of calls this kernel does not have yet.
 REASONS='
-socket connect accept accept4 sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg shutdown bind listen getsockname getpeername socketpair setsockopt getsockopt = sockets: none yet (issue 19 brings AF_UNIX; other families will answer as a Linux without them)
 shmget shmat shmdt shmctl semget semop semctl semtimedop msgget msgsnd msgrcv msgctl = System V IPC: not yet (issue 19)
 epoll_create epoll_create1 epoll_ctl epoll_wait epoll_pwait epoll_pwait2 eventfd eventfd2 signalfd signalfd4 inotify_init inotify_init1 inotify_add_watch inotify_rm_watch fanotify_init fanotify_mark = event descriptors: not yet (issue 19: epoll, eventfd, signalfd)
 ptrace process_vm_readv process_vm_writev = ptrace: issue 23
