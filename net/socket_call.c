@@ -41,7 +41,7 @@ int move_addr_to_user(const void *kaddr, int klen, void __user *uaddr, int __use
 
 long sys_bind(int fd, void __user *umyaddr, int addrlen)
 {
-	char addr[SOCKADDR_MAX];
+	char addr[SOCKADDR_MAX + 1] __attribute__((aligned(8))); /* + 1: the NUL after a path */
 	struct file *file;
 	int err;
 	struct socket *sock = sockfd_lookup(fd, &file, &err);
@@ -72,7 +72,7 @@ long sys_listen(int fd, int backlog)
 
 long sys_connect(int fd, void __user *uservaddr, int addrlen)
 {
-	char addr[SOCKADDR_MAX];
+	char addr[SOCKADDR_MAX + 1] __attribute__((aligned(8))); /* + 1: the NUL after a path */
 	struct file *file;
 	int err;
 	struct socket *sock = sockfd_lookup(fd, &file, &err);
@@ -90,7 +90,7 @@ long sys_connect(int fd, void __user *uservaddr, int addrlen)
 static long do_accept(struct file *file, struct socket *sock, void __user *upeer,
 		      int __user *upeer_len, int flags)
 {
-	char addr[SOCKADDR_MAX];
+	char addr[SOCKADDR_MAX + 1] __attribute__((aligned(8))); /* + 1: the NUL after a path */
 	struct socket *newsock = sock_alloc();
 	struct file *newfile;
 	int err, len, fd;
@@ -147,7 +147,7 @@ long sys_accept(int fd, void __user *upeer, int __user *upeer_len)
 
 static long do_getname(int fd, void __user *usockaddr, int __user *usockaddr_len, bool peer)
 {
-	char addr[SOCKADDR_MAX];
+	char addr[SOCKADDR_MAX + 1] __attribute__((aligned(8))); /* + 1: the NUL after a path */
 	struct file *file;
 	int err, len;
 	struct socket *sock = sockfd_lookup(fd, &file, &err);

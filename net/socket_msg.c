@@ -26,7 +26,7 @@ static unsigned int file_flags(struct file *file, unsigned int flags)
 long sys_sendto(int fd, void __user *buff, size_t len, unsigned int flags,
 		void __user *addr, int addr_len)
 {
-	char address[SOCKADDR_MAX];
+	char address[SOCKADDR_MAX + 1] __attribute__((aligned(8)));
 	struct iovec iov = { buff, MIN(len, (size_t)MAX_RW_COUNT) };
 	struct iov_iter it;
 	struct msghdr msg = { .msg_iter = &it };
@@ -54,7 +54,7 @@ out:
 long sys_recvfrom(int fd, void __user *ubuf, size_t size, unsigned int flags,
 		  void __user *addr, int __user *addr_len)
 {
-	char address[SOCKADDR_MAX];
+	char address[SOCKADDR_MAX + 1] __attribute__((aligned(8)));
 	struct iovec iov = { ubuf, MIN(size, (size_t)MAX_RW_COUNT) };
 	struct iov_iter it;
 	struct msghdr msg = { .msg_iter = &it, .msg_name = addr ? address : NULL };
@@ -107,7 +107,7 @@ static long import_msg_iov(const struct user_msghdr *um, struct iovec **iovp, st
 static long do_sendmsg(struct file *file, struct socket *sock, struct user_msghdr __user *umsg,
 		       unsigned int flags)
 {
-	char address[SOCKADDR_MAX];
+	char address[SOCKADDR_MAX + 1] __attribute__((aligned(8)));
 	struct user_msghdr um;
 	struct iovec *iov;
 	struct iov_iter it;
@@ -137,7 +137,7 @@ static long do_sendmsg(struct file *file, struct socket *sock, struct user_msghd
 static long do_recvmsg(struct file *file, struct socket *sock, struct user_msghdr __user *umsg,
 		       unsigned int flags)
 {
-	char address[SOCKADDR_MAX];
+	char address[SOCKADDR_MAX + 1] __attribute__((aligned(8)));
 	struct user_msghdr um;
 	struct iovec *iov;
 	struct iov_iter it;

@@ -202,7 +202,7 @@ static struct sock *unix_find_bsd(struct sockaddr_un *addr, int len, int type)
 
 struct sock *unix_find_other(const struct sockaddr_un *addr, int len, int type)
 {
-	char copy[SOCKADDR_MAX + 1];
+	char copy[SOCKADDR_MAX + 1] __attribute__((aligned(8)));
 	struct unix_sock *u;
 
 	memcpy(copy, addr, len);
