@@ -10,6 +10,7 @@
 #include <mm.h>
 #include <net.h>
 #include <sched.h>
+#include <timekeeping.h>
 #include <uaccess.h>
 
 #define UIO_MAXIOV 1024
@@ -203,9 +204,10 @@ struct mmsghdr {
 #define UIO_MAXIOV_MMSG 1024
 
 /* Each message in turn until one fails: the count done, or the first
- * message's error. recvmmsg's timeout is not kept (NULL only). */
+ * message's error. recvmmsg's timeout (to, or NULL) is looked at after
+ * each message, as Linux does: it does not cut a wait short. */
 static long do_mmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen,
-		    unsigned int flags, bool send)
+		    unsigned int flags, bool send, struct poll_timeout *to)
 {
 	struct file *file;
 	int err;
@@ -228,6 +230,10 @@ static long do_mmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen,
 		}
 		if (!send && (flags & MSG_WAITFORONE))
 			flags |= MSG_DONTWAIT;
+		if (to && ktime_get_ns() >= to->end_ns) {
+			done++;
+			break;
+		}
 	}
 	fput(file);
 	return done ? (long)done : ret;
@@ -235,13 +241,29 @@ static long do_mmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen,
 
 long sys_sendmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags)
 {
-	return do_mmsg(fd, mmsg, vlen, flags, true);
+	return do_mmsg(fd, mmsg, vlen, flags, true, NULL);
 }
 
 long sys_recvmmsg(int fd, struct mmsghdr __user *mmsg, unsigned int vlen, unsigned int flags,
-		  void __user *timeout)
+		  struct timespec __user *timeout)
 {
-	if (timeout)
-		return -EINVAL; /* not kept here: see docs/syscalls.md */
-	return do_mmsg(fd, mmsg, vlen, flags, false);
+	struct poll_timeout to;
+	struct timespec left = { 0, 0 };
+	long ret;
+	int err;
+
+	if (!timeout)
+		return do_mmsg(fd, mmsg, vlen, flags, false, NULL);
+	err = get_timespec_timeout(&to, timeout);
+	if (err)
+		return err;
+	ret = do_mmsg(fd, mmsg, vlen, flags, false, &to);
+	uint64_t now = ktime_get_ns();
+	if (now < to.end_ns) {
+		left.tv_sec = (to.end_ns - now) / 1000000000;
+		left.tv_nsec = (to.end_ns - now) % 1000000000;
+	}
+	if (copy_to_user(timeout, &left, sizeof(left)))
+		return -EFAULT;
+	return ret;
 }

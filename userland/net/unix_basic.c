@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "nettest.h"
@@ -213,6 +214,34 @@ static void readiness(void)
 	close(sv[1]);
 }
 
+static void mmsg(void)
+{
+	int sv[2];
+	char bufs[5][16];
+	struct iovec iov[5];
+	struct mmsghdr mm[5];
+
+	printf("-- sendmmsg and recvmmsg\n");
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+	memset(mm, 0, sizeof(mm));
+	for (int i = 0; i < 5; i++) {
+		iov[i] = (struct iovec){ bufs[i], i + 1 };
+		memset(bufs[i], 'a' + i, sizeof(bufs[i]));
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	rep("sendmmsg 3", sendmmsg(sv[0], mm, 3, 0));
+	for (int i = 0; i < 5; i++)
+		iov[i].iov_len = sizeof(bufs[i]);
+	struct timespec bad = { 0, 2000000000 }, ok = { 1, 0 };
+	rep("recvmmsg bad timeout", recvmmsg(sv[1], mm, 5, MSG_DONTWAIT, &bad));
+	rep("recvmmsg 5 with timeout", recvmmsg(sv[1], mm, 5, MSG_DONTWAIT, &ok));
+	printf("lengths %u %u %u\n", mm[0].msg_len, mm[1].msg_len, mm[2].msg_len);
+	rep("recvmmsg empty", recvmmsg(sv[1], mm, 5, MSG_DONTWAIT, NULL));
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -221,5 +250,6 @@ int main(void)
 	packets(SOCK_DGRAM, "dgram");
 	packets(SOCK_SEQPACKET, "seqpacket");
 	readiness();
+	mmsg();
 	return 0;
 }
