@@ -102,7 +102,7 @@ KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-r
 
 # The kernel's source folders; a new subfolder is added here.
 KDIRS := boot arch/x86/kernel kernel kernel/module kernel/sched kernel/time mm fs fs/proc \
-	ipc drivers/tty drivers/misc security lib
+	ipc drivers/tty drivers/misc security lib net net/core net/unix
 KSRC := $(obj-y:.o=.c) $(filter-out $(obj-y:.o=.c) $(obj-m:.o=.c),$(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c)))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 

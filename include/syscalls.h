@@ -124,6 +124,12 @@
 	X(37, alarm) X(36, getitimer) X(38, setitimer)                         \
 	/* kernel/module/main.c */                                             \
 	X(175, init_module) X(313, finit_module) X(176, delete_module)        \
+	/* net/socket.c, net/socket_call.c, net/socket_msg.c */                \
+	X(41, socket) X(53, socketpair) X(49, bind) X(50, listen)              \
+	X(42, connect) X(43, accept) X(288, accept4) X(51, getsockname)        \
+	X(52, getpeername) X(44, sendto) X(45, recvfrom) X(46, sendmsg)        \
+	X(47, recvmsg) X(307, sendmmsg) X(299, recvmmsg) X(48, shutdown)       \
+	X(54, setsockopt) X(55, getsockopt)                                    \
 	/* kernel/log_buf.c */                                                 \
 	X(103, syslog)
 

@@ -22,7 +22,6 @@ fi
 
 # "NAME... = why", the groups of calls this kernel does not have yet.
 REASONS='
-socket connect accept accept4 sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg shutdown bind listen getsockname getpeername socketpair setsockopt getsockopt = sockets: none yet (issue 19 brings AF_UNIX; other families will answer as a Linux without them)
 inotify_init inotify_init1 inotify_add_watch inotify_rm_watch fanotify_init fanotify_mark = file change notification: not yet (epoll, eventfd and signalfd are here)
 ptrace process_vm_readv process_vm_writev = ptrace: issue 23
 sched_setparam sched_getparam sched_setscheduler sched_getscheduler sched_get_priority_max sched_get_priority_min sched_rr_get_interval sched_setattr sched_getattr getpriority setpriority ioprio_set ioprio_get = scheduling classes and priorities: issue 22

@@ -106,6 +106,10 @@ char *proc_file_path(struct file *file, char *buf, size_t size)
 		snprintf(buf, size, "pipe:[%lu]", (unsigned long)file->f_inode->i_ino);
 		return buf;
 	}
+	if (S_ISSOCK(file->f_inode->i_mode)) {
+		snprintf(buf, size, "socket:[%lu]", (unsigned long)file->f_inode->i_ino);
+		return buf;
+	}
 	if (file->f_anon_name)
 		snprintf(buf, size, "anon_inode:%s", file->f_anon_name);
 	else
