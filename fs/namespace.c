@@ -40,6 +40,7 @@
 #include "proc/internal.h"
 #include <cred.h>
 #include <mm.h>
+#include <nsproxy.h>
 #include <sched.h>
 #include <uaccess.h>
 
@@ -84,7 +85,58 @@ struct mount {
 	unsigned long flags;            /* MNT_FLAGS bits */
 };
 
-static struct mount *mount_list;
+/* A mount namespace: its own table of mounts (include/nsproxy.h). */
+struct mnt_namespace {
+	struct ns_common ns;
+	struct mount *mounts;           /* in the order of mounting, "/" first */
+};
+
+/* Linux 6.1 numbers it 4026531841: the first dynamic number went to
+ * another namespace made before it at boot. */
+struct mnt_namespace init_mnt_ns = {
+	.ns = { .inum = PROC_DYNAMIC_FIRST + 1, .count = 1, .ops = &mntns_operations },
+};
+#define mount_list (init_mnt_ns.mounts)
+
+struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
+{
+	(void)flags;
+	old->ns.count++;
+	return old;
+}
+
+void put_mnt_ns(struct mnt_namespace *ns)
+{
+	ns->ns.count--;
+}
+
+static struct ns_common *mntns_get(struct task *t)
+{
+	if (!t->nsproxy)
+		return NULL;
+	t->nsproxy->mnt_ns->ns.count++;
+	return &t->nsproxy->mnt_ns->ns;
+}
+
+static void mntns_put(struct ns_common *ns)
+{
+	put_mnt_ns(container_of(ns, struct mnt_namespace, ns));
+}
+
+static int mntns_install(struct nsset *nsset, struct ns_common *ns)
+{
+	(void)nsset;
+	(void)ns;
+	return -EINVAL;
+}
+
+const struct proc_ns_operations mntns_operations = {
+	.name = "mnt",
+	.type = CLONE_NEWNS,
+	.get = mntns_get,
+	.put = mntns_put,
+	.install = mntns_install,
+};
 
 void mnt_init_root(struct super_block *sb)
 {

@@ -151,3 +151,7 @@ long ksys(long nr, long a, long b, long c, long d, long e, long f)
 SYSCALL_LIST(STUB)
 /* One task: it may always look into itself. */
 bool ptrace_may_access(struct task *t, unsigned mode) { (void)mode; return t == current; }
+
+/* kernel/utsname.c: /proc/PID/ns/uts's kind (fs/proc/namespaces.c). */
+#include <nsproxy.h>
+const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLONE_NEWUTS };
