@@ -85,8 +85,8 @@ char *proc_dentry_path(struct dentry *d, char *buf, size_t size)
 	p = buf + size - sizeof(deleted);
 	memcpy(p, deleted, sizeof(deleted));
 	for (struct dentry *e = d;; e = e->d_parent) {
-		while (e != current_root() && e->d_parent == e && e->d_covers)
-			e = e->d_covers; /* a mount's root: on from its mount point */
+		while (e != current_root() && e->d_parent == e && d_covers(e))
+			e = d_covers(e); /* a mount's root: on from its mount point */
 		if (e == current_root() || e->d_parent == e)
 			break;
 		if ((size_t)(p - buf) < e->d_namelen + 1)

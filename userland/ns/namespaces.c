@@ -255,6 +255,83 @@ static void test_uts(void)
 	in_child(unshare_files);
 }
 
+/* ---- mnt ------------------------------------------------------------------ */
+
+/* The mount points of /proc/self/mounts under /tmp/ns. */
+static void show_ns_mounts(const char *who)
+{
+	char line[256], dev[64], dir[128];
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	printf("%s mounts:", who);
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %127s", dev, dir) == 2 && !strncmp(dir, "/tmp/ns", 7))
+			printf(" %s", dir);
+	printf("\n");
+	if (f)
+		fclose(f);
+}
+
+static void mnt_child(void)
+{
+	char before[64], after[64];
+
+	link_of("/proc/self/ns/mnt", before, sizeof(before));
+	CHECK("unshare(CLONE_NEWNS)", unshare(CLONE_NEWNS));
+	link_of("/proc/self/ns/mnt", after, sizeof(after));
+	printf("new mnt link differs: %s\n", strcmp(before, after) ? "yes" : "no");
+	mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL); /* Linux's / may be shared */
+	CHECK("mount tmpfs /tmp/ns/b", mount("none", "/tmp/ns/b", "tmpfs", 0, NULL));
+	close(open("/tmp/ns/b/inside", O_CREAT | O_WRONLY, 0644));
+	CHECK("umount /tmp/ns/a in the child", umount("/tmp/ns/a"));
+	show_ns_mounts("child");
+	printf("child sees /tmp/ns/a/file: %s\n", access("/tmp/ns/a/file", F_OK) ? "no" : "yes");
+	write(pipe_ready[1], "r", 1);
+	char c;
+	read(pipe_go[0], &c, 1);
+}
+
+static void test_mnt(void)
+{
+	char c;
+
+	mkdir("/tmp/ns", 0755);
+	mkdir("/tmp/ns/a", 0755);
+	mkdir("/tmp/ns/b", 0755);
+	mount("none", "/tmp/ns/a", "tmpfs", 0, NULL);
+	close(open("/tmp/ns/a/file", O_CREAT | O_WRONLY, 0644));
+	pipe(pipe_go);
+	pipe(pipe_ready);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		mnt_child();
+		fflush(stdout);
+		_exit(0);
+	}
+	read(pipe_ready[0], &c, 1);
+	show_ns_mounts("parent");
+	printf("parent sees /tmp/ns/b/inside: %s\n", access("/tmp/ns/b/inside", F_OK) ? "no" : "yes");
+	/* Enter the child's namespace in another child. */
+	fflush(stdout);
+	pid_t visitor = fork();
+	if (visitor == 0) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+		int fd = open(path, O_RDONLY);
+		CHECK("setns(mnt fd, CLONE_NEWNS)", setns(fd, CLONE_NEWNS));
+		show_ns_mounts("visitor");
+		printf("visitor sees /tmp/ns/b/inside: %s\n", access("/tmp/ns/b/inside", F_OK) ? "no" : "yes");
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(visitor, NULL, 0);
+	write(pipe_go[1], "g", 1);
+	waitpid(pid, NULL, 0);
+	CHECK("umount /tmp/ns/a in the parent", umount("/tmp/ns/a"));
+	show_ns_mounts("parent at the end");
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "all";
@@ -270,5 +347,7 @@ int main(int argc, char **argv)
 		printf("initial mnt link: %s\n", buf);
 		test_uts();
 	}
+	if (!strcmp(what, "mnt") || !strcmp(what, "all"))
+		test_mnt();
 	return 0;
 }

@@ -1,9 +1,10 @@
 /*
  * ns_leak - namespaces give back all they took: 500 children each make a
- * new UTS namespace (clone(CLONE_NEWUTS)), name it, open its nsfs file
+ * new UTS and mount namespace (clone(CLONE_NEWUTS | CLONE_NEWNS)), name
+ * it, mount a tmpfs in it, unshare the mount namespace again, open its nsfs file
  * and exit, and 500 unshare(CLONE_NEWUTS) and setns back and forth; free
- * memory before and after is the same. (Mount and pid namespaces join
- * when they exist here.)
+ * memory before and after is the same. (Pid namespaces join when they
+ * exist here.)
  */
 #define _GNU_SOURCE
 #include "leakcheck.h"
@@ -17,10 +18,12 @@
 
 static void one_round(int initial_uts)
 {
-	long pid = syscall(SYS_clone, CLONE_NEWUTS | SIGCHLD, 0, 0, 0, 0);
+	long pid = syscall(SYS_clone, CLONE_NEWUTS | CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0);
 
 	if (pid == 0) {
 		sethostname("leak", 4);
+		mount("none", "/tmp", "tmpfs", 0, NULL); /* dropped with the namespace */
+		unshare(CLONE_NEWNS);
 		int fd = open("/proc/self/ns/uts", O_RDONLY);
 		unshare(CLONE_NEWUTS);
 		setns(initial_uts, CLONE_NEWUTS);
@@ -50,5 +53,5 @@ int main(void)
 	for (int i = 0; i < 500; i++)
 		one_round(initial_uts);
 	long long after = settled_free_kib();
-	return report_free(before, after, 500, "UTS namespaces");
+	return report_free(before, after, 500, "UTS and mount namespaces");
 }
