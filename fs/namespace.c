@@ -335,14 +335,20 @@ static void show_options(struct seq_file *m, struct mount *mnt)
 	}
 }
 
-void show_mounts(struct seq_file *m)
+int show_mounts(struct seq_file *m, struct task *t)
 {
-	char *buf = kmalloc(PATH_MAX);
+	char *buf;
 
-	if (!buf)
-		return;
+	if (!t->fs)
+		return -ENOENT; /* exited */
+	if (!(buf = kmalloc(PATH_MAX)))
+		return -ENOMEM;
+	/* d_covers and d_path ask current's table: this one's for the walk. */
+	struct nsproxy *mine = current->nsproxy;
+	if (t->nsproxy)
+		current->nsproxy = t->nsproxy;
 	for (struct mount *mnt = mount_list; mnt; mnt = mnt->next) {
-		char *path = d_path(mnt->root, current_root(), buf, PATH_MAX);
+		char *path = d_path(mnt->root, t->fs->root, buf, PATH_MAX);
 		if (IS_ERR(path))
 			continue;
 		/* Spaces and such in a name are escaped as octal, as Linux. */
@@ -357,7 +363,9 @@ void show_mounts(struct seq_file *m)
 		show_options(m, mnt);
 		seq_puts(m, " 0 0\n");
 	}
+	current->nsproxy = mine;
 	kfree(buf);
+	return 0;
 }
 
 /* ---- mount ------------------------------------------------------------------------ */

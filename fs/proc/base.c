@@ -362,9 +362,7 @@ static int show_statm(struct seq_file *m, struct task *t)
 
 static int show_task_mounts(struct seq_file *m, struct task *t)
 {
-	(void)t;
-	show_mounts(m);
-	return 0;
+	return show_mounts(m, t);
 }
 
 static char *link_cwd(struct task *t, char *buf, size_t size)

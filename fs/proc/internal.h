@@ -108,5 +108,6 @@ extern const struct file_operations proc_ns_dir_fops;
 /* misc.c */
 void proc_misc_init(void);
 
-/* The mount table, for /proc/PID/mounts (fs/namespace.c). */
-void show_mounts(struct seq_file *m);
+/* t's mount table, for /proc/PID/mounts (fs/namespace.c): paths as seen
+ * from t's root; -ENOENT once t has exited. */
+int show_mounts(struct seq_file *m, struct task *t);

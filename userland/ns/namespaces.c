@@ -257,11 +257,17 @@ static void test_uts(void)
 
 /* ---- mnt ------------------------------------------------------------------ */
 
-/* The mount points of /proc/self/mounts under /tmp/ns. */
+static void show_mounts_of(const char *who, const char *file);
 static void show_ns_mounts(const char *who)
 {
+	show_mounts_of(who, "/proc/self/mounts");
+}
+
+/* The mount points of /proc/self/mounts under /tmp/ns. */
+static void show_mounts_of(const char *who, const char *file)
+{
 	char line[256], dev[64], dir[128];
-	FILE *f = fopen("/proc/self/mounts", "r");
+	FILE *f = fopen(file, "r");
 
 	printf("%s mounts:", who);
 	while (f && fgets(line, sizeof(line), f))
@@ -326,6 +332,9 @@ static void test_mnt(void)
 		_exit(0);
 	}
 	waitpid(visitor, NULL, 0);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/mounts", pid);
+	show_mounts_of("/proc/CHILD/mounts read by the parent:", path);
 	write(pipe_go[1], "g", 1);
 	waitpid(pid, NULL, 0);
 	CHECK("umount /tmp/ns/a in the parent", umount("/tmp/ns/a"));
