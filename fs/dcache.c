@@ -160,9 +160,9 @@ bool is_subdir(struct dentry *d, struct dentry *anc)
 		if (d == anc)
 			return true;
 		if (d->d_parent == d) {
-			if (!d->d_covers)
+			if (!d_covers(d))
 				return false;
-			d = d->d_covers;
+			d = d_covers(d);
 			continue;
 		}
 		d = d->d_parent;
@@ -179,9 +179,9 @@ char *d_path(struct dentry *d, struct dentry *root, char *buf, size_t size)
 	*--p = '\0';
 	while (d != root) {
 		if (d->d_parent == d) {         /* a filesystem root */
-			if (!d->d_covers)
+			if (!d_covers(d))
 				break;          /* above the process's root: stop */
-			d = d->d_covers;
+			d = d_covers(d);
 			continue;
 		}
 		if (d_unlinked(d))

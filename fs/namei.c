@@ -141,9 +141,9 @@ static void follow_dotdot(struct nameidata *nd)
 			d = d->d_parent;
 			break;
 		}
-		if (!d->d_covers)
+		if (!d_covers(d))
 			break;
-		d = d->d_covers;
+		d = d_covers(d);
 	}
 	nd_set_dir(nd, dget(d));
 }
@@ -151,8 +151,8 @@ static void follow_dotdot(struct nameidata *nd)
 /* d with a reference, or the root of what is mounted on it. */
 static struct dentry *follow_mount(struct dentry *d)
 {
-	while (d->d_mounted) {
-		struct dentry *m = dget(d->d_mounted);
+	while (d_mounted(d)) {
+		struct dentry *m = dget(d_mounted(d));
 		dput(d);
 		d = m;
 	}
@@ -464,7 +464,7 @@ static int may_delete(struct dentry *dir, struct dentry *victim, bool isdir)
 		return -ENOTDIR;
 	if (!isdir && S_ISDIR(inode->i_mode))
 		return -EISDIR;
-	if (victim->d_mounted || victim == current_root() || victim->d_parent == victim)
+	if (victim->d_mounts || victim == current_root() || victim->d_parent == victim)
 		return -EBUSY;
 	return 0;
 }

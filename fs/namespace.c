@@ -3,7 +3,8 @@
  * /proc/mounts shows.
  *
  * Mounting puts the root of a new filesystem over a directory: the
- * directory's dentry gets d_mounted, the new root gets d_covers, and path
+ * directory is d_mounted (a count on the dentry, and the mount in the
+ * table), the new root d_covers it, and path
  * lookup crosses between them (fs/namei.c). The mount table is a list of
  * struct mount in the order of mounting, the root filesystem first; each
  * holds a reference on the directory it covers.
@@ -35,11 +36,21 @@
  * file already open for writing can still be written after a remount
  * read-only (Linux refuses such a remount with EBUSY).
  *
- * Not done: bind mounts and MS_MOVE (EINVAL), mount namespaces.
+ * Mount namespaces: each has its own table (struct mnt_namespace). A new
+ * one (CLONE_NEWNS) starts as a copy of the table: new struct mounts on
+ * the very same dentries, so a process's root and working directory stay
+ * valid. Mounting and unmounting change only the caller's table; path
+ * lookup asks the caller's table which mount covers a dentry (d_mounted,
+ * d_covers), the counts on the dentries saying quickly that none does.
+ * The namespace's last put unmounts its table.
+ *
+ * Not done: bind mounts and MS_MOVE (EINVAL); propagation (every mount is
+ * private, as after "mount --make-rprivate /").
  */
 #include "proc/internal.h"
 #include <cred.h>
 #include <mm.h>
+#include <nsproxy.h>
 #include <sched.h>
 #include <uaccess.h>
 
@@ -84,7 +95,188 @@ struct mount {
 	unsigned long flags;            /* MNT_FLAGS bits */
 };
 
-static struct mount *mount_list;
+/* A mount namespace: its own table of mounts (include/nsproxy.h). */
+struct mnt_namespace {
+	struct ns_common ns;
+	struct mount *mounts;           /* in the order of mounting, "/" first */
+};
+
+/* Linux 6.1 numbers it 4026531841: the first dynamic number went to
+ * another namespace made before it at boot. */
+struct mnt_namespace init_mnt_ns = {
+	.ns = { .inum = PROC_DYNAMIC_FIRST + 1, .count = 1, .ops = &mntns_operations },
+};
+
+/* The caller's namespace (the initial one before the first process). */
+static struct mnt_namespace *current_mnt_ns(void)
+{
+	return current && current->nsproxy ? current->nsproxy->mnt_ns : &init_mnt_ns;
+}
+#define mount_list (current_mnt_ns()->mounts)
+
+struct dentry *d_mounted(const struct dentry *d)
+{
+	if (!d->d_mounts)
+		return NULL;
+	for (struct mount *m = mount_list; m; m = m->next)
+		if (m->mountpoint == d)
+			return m->root;
+	return NULL;
+}
+
+struct dentry *d_covers(const struct dentry *root)
+{
+	if (!root->d_mount_roots)
+		return NULL;
+	for (struct mount *m = mount_list; m; m = m->next)
+		if (m->root == root && m->mountpoint)
+			return m->mountpoint;
+	return NULL;
+}
+
+/* Put mnt in the tree (its counts; the table is the caller's business). */
+static void attach_mount(struct mount *mnt)
+{
+	if (mnt->mountpoint) {
+		mnt->mountpoint->d_mounts++;
+		mnt->root->d_mount_roots++;
+	}
+}
+
+/* Free mnt, out of every table; the last mount of its filesystem takes
+ * the filesystem apart. */
+static void kill_super(struct super_block *sb);
+static void drop_mount(struct mount *mnt)
+{
+	struct super_block *sb = mnt->sb;
+
+	if (mnt->mountpoint) {
+		mnt->mountpoint->d_mounts--;
+		mnt->root->d_mount_roots--;
+		dput(mnt->mountpoint);
+	}
+	dput(mnt->root);
+	kfree(mnt->devname);
+	kfree(mnt);
+	if (--sb->s_active == 0)
+		kill_super(sb);
+}
+
+/* A copy of mount old for another table; NULL if out of memory. */
+static struct mount *clone_mount(const struct mount *old)
+{
+	struct mount *mnt = kzalloc(sizeof(*mnt));
+
+	if (!mnt)
+		return NULL;
+	mnt->devname = strdup_k(old->devname);
+	if (!mnt->devname) {
+		kfree(mnt);
+		return NULL;
+	}
+	mnt->sb = old->sb;
+	mnt->sb->s_active++;
+	mnt->root = dget(old->root);
+	mnt->mountpoint = dget(old->mountpoint);
+	mnt->flags = old->flags;
+	attach_mount(mnt);
+	return mnt;
+}
+
+/* Unmount every mount of ns's table, the last mounted first. */
+static void drop_table(struct mnt_namespace *ns)
+{
+	while (ns->mounts) {
+		struct mount **pp = &ns->mounts;
+		while ((*pp)->next)
+			pp = &(*pp)->next;
+		struct mount *last = *pp;
+		*pp = NULL;
+		drop_mount(last);
+	}
+}
+
+struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
+{
+	struct mnt_namespace *ns;
+	struct mount **tail;
+
+	if (!(flags & CLONE_NEWNS)) {
+		old->ns.count++;
+		return old;
+	}
+	ns = kzalloc(sizeof(*ns));
+	if (!ns)
+		return ERR_PTR(-ENOMEM);
+	ns->ns.inum = ns_alloc_inum();
+	if (!ns->ns.inum) {
+		kfree(ns);
+		return ERR_PTR(-ENOSPC);
+	}
+	ns->ns.count = 1;
+	ns->ns.ops = &mntns_operations;
+	tail = &ns->mounts;
+	for (struct mount *m = old->mounts; m; m = m->next) {
+		if (!(*tail = clone_mount(m))) {
+			put_mnt_ns(ns);
+			return ERR_PTR(-ENOMEM);
+		}
+		tail = &(*tail)->next;
+	}
+	return ns;
+}
+
+void put_mnt_ns(struct mnt_namespace *ns)
+{
+	if (--ns->ns.count > 0)
+		return;
+	drop_table(ns);
+	ns_free_inum(ns->ns.inum);
+	kfree(ns);
+}
+
+static struct ns_common *mntns_get(struct task *t)
+{
+	if (!t->nsproxy)
+		return NULL;
+	t->nsproxy->mnt_ns->ns.count++;
+	return &t->nsproxy->mnt_ns->ns;
+}
+
+static void mntns_put(struct ns_common *ns)
+{
+	put_mnt_ns(container_of(ns, struct mnt_namespace, ns));
+}
+
+/* setns: root and working directory become the namespace's root; only
+ * for one who does not share its fs_struct (Linux's mntns_install). */
+static int mntns_install(struct nsset *nsset, struct ns_common *new)
+{
+	struct mnt_namespace *ns = container_of(new, struct mnt_namespace, ns);
+	struct fs_struct *fs = nsset->fs;
+	struct dentry *old;
+
+	if (!capable(CAP_SYS_CHROOT) || !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (fs_users(fs) > 1)
+		return -EINVAL;
+	ns->ns.count++;
+	put_mnt_ns(nsset->nsproxy->mnt_ns);
+	nsset->nsproxy->mnt_ns = ns;
+	old = fs->root;
+	fs->root = dget(ns->mounts->root);
+	dput(old);
+	set_fs_pwd(fs, dget(ns->mounts->root));
+	return 0;
+}
+
+const struct proc_ns_operations mntns_operations = {
+	.name = "mnt",
+	.type = CLONE_NEWNS,
+	.get = mntns_get,
+	.put = mntns_put,
+	.install = mntns_install,
+};
 
 void mnt_init_root(struct super_block *sb)
 {
@@ -93,7 +285,7 @@ void mnt_init_root(struct super_block *sb)
 	root_mnt.sb = sb;
 	root_mnt.root = dget(sb->s_root);
 	sb->s_active = 1;
-	mount_list = &root_mnt;
+	init_mnt_ns.mounts = &root_mnt;
 }
 
 /* The mount whose root is the dentry root, or NULL. */
@@ -143,14 +335,20 @@ static void show_options(struct seq_file *m, struct mount *mnt)
 	}
 }
 
-void show_mounts(struct seq_file *m)
+int show_mounts(struct seq_file *m, struct task *t)
 {
-	char *buf = kmalloc(PATH_MAX);
+	char *buf;
 
-	if (!buf)
-		return;
+	if (!t->fs)
+		return -ENOENT; /* exited */
+	if (!(buf = kmalloc(PATH_MAX)))
+		return -ENOMEM;
+	/* d_covers and d_path ask current's table: this one's for the walk. */
+	struct nsproxy *mine = current->nsproxy;
+	if (t->nsproxy)
+		current->nsproxy = t->nsproxy;
 	for (struct mount *mnt = mount_list; mnt; mnt = mnt->next) {
-		char *path = d_path(mnt->root, current_root(), buf, PATH_MAX);
+		char *path = d_path(mnt->root, t->fs->root, buf, PATH_MAX);
 		if (IS_ERR(path))
 			continue;
 		/* Spaces and such in a name are escaped as octal, as Linux. */
@@ -165,7 +363,9 @@ void show_mounts(struct seq_file *m)
 		show_options(m, mnt);
 		seq_puts(m, " 0 0\n");
 	}
+	current->nsproxy = mine;
 	kfree(buf);
+	return 0;
 }
 
 /* ---- mount ------------------------------------------------------------------------ */
@@ -352,7 +552,7 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	if (target->d_sb == sb && find_mount(target))
 		goto fail;
 	/* The only instance of its type, already mounted: a root of its own. */
-	root = sb->s_root->d_covers ? d_alloc_root_alias(sb) : dget(sb->s_root);
+	root = sb->s_root->d_mount_roots ? d_alloc_root_alias(sb) : dget(sb->s_root);
 	err = -ENOMEM;
 	if (!root)
 		goto fail;
@@ -379,8 +579,7 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	if (sb->s_active++ == 0)
 		sb->s_flags = mnt->flags | (ro ? MS_RDONLY : 0);
 	mnt->mountpoint = dget(target);
-	target->d_mounted = root;
-	root->d_covers = target;
+	attach_mount(mnt);
 	/* At the end of the list: /proc/mounts shows the order of mounting. */
 	struct mount **pp = &mount_list;
 	while (*pp)
@@ -479,8 +678,10 @@ static struct dentry *next_dentry(struct dentry *d, struct dentry *root)
 static bool tree_busy(struct dentry *root, int extra)
 {
 	for (struct dentry *d = root; d; d = next_dentry(d, root)) {
-		int expected = 1 + (int)d->d_nr_children + (d == root ? extra : 0);
-		if (d->d_mounted || d->d_count > expected)
+		/* Other namespaces' mounts hold their mount points and roots. */
+		int expected = 1 + (int)d->d_nr_children + (d == root ? extra + (int)d->d_mount_roots - 1 : 0) +
+			       (int)d->d_mounts;
+		if (d_mounted(d) || d->d_count > expected)
 			return true;
 	}
 	return false;
@@ -489,7 +690,6 @@ static bool tree_busy(struct dentry *root, int extra)
 long sys_umount2(const char __user *name, int flags)
 {
 	struct mount *mnt, **pp;
-	struct super_block *sb;
 	struct dentry *d, *root;
 	char *path;
 	long err;
@@ -527,22 +727,13 @@ long sys_umount2(const char __user *name, int flags)
 	dput(d);
 	root = mnt->root;
 	for (struct dentry *e = root; e; e = next_dentry(e, root))
-		if (e->d_mounted)
+		if (d_mounted(e))
 			return -EBUSY; /* even lazily: mounts below go first */
 	/* Detach it from the tree and the table. */
-	mnt->mountpoint->d_mounted = NULL;
-	root->d_covers = NULL;
 	for (pp = &mount_list; *pp != mnt; pp = &(*pp)->next)
 		;
 	*pp = mnt->next;
-	dput(mnt->mountpoint);
-	sb = mnt->sb;
-	kfree(mnt->devname);
-	kfree(mnt);
-	dput(root);
-	/* The last mount of the filesystem: take it apart. */
-	if (--sb->s_active == 0)
-		kill_super(sb);
+	drop_mount(mnt); /* the last mount of the filesystem takes it apart */
 	return 0;
 }
 

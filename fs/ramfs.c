@@ -421,8 +421,8 @@ static int ramfs_iterate(struct file *file, struct dir_context *ctx)
 {
 	struct dentry *dir = file->f_dentry, *parent = dir->d_parent;
 
-	if (parent == dir && dir->d_covers) /* a mount's root: ".." is above it */
-		parent = dir->d_covers->d_parent;
+	if (parent == dir && d_covers(dir)) /* a mount's root: ".." is above it */
+		parent = d_covers(dir)->d_parent;
 	if (!dir_emit_dots(ctx, dir->d_inode->i_ino, parent->d_inode->i_ino))
 		return 0;
 	for (struct dentry *d = dir->d_first_child; d; d = d->d_next) {

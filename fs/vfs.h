@@ -26,9 +26,9 @@
  * An inode is freed when nothing refers to it and its link count is 0, so a
  * file removed while open lives on until its last close, as in Unix.
  *
- * Mounts: a dentry with d_mounted set is covered by the root of another
- * filesystem; that root's d_covers points back. Path lookup and getcwd
- * cross these links; mount(2) sets them (fs/namespace.c).
+ * Mounts: d_mounted(d) is the root of the filesystem that covers d in the
+ * caller's mount namespace; d_covers(root) points back. Path lookup and
+ * getcwd cross these links; mount(2) makes them (fs/namespace.c).
  *
  * Filesystems: ramfs.c (the root, and "ramfs"/"tmpfs" mounts), proc_*.c
  * (procfs), pipe.c (pipefs, the inodes of pipes). Open files that can make
@@ -260,11 +260,18 @@ struct dentry {
 	uint64_t d_pos;
 	uint64_t d_next_pos;            /* next position for a new child */
 	unsigned int d_nr_children;
-	struct dentry *d_mounted;       /* root of a filesystem mounted here */
-	struct dentry *d_covers;        /* for a mounted root: its mountpoint */
+	/* Mounts on it, and mounts whose root it is, in all mount
+	 * namespaces: a quick "no" for the questions below. */
+	unsigned int d_mounts;
+	unsigned int d_mount_roots;
 	size_t d_namelen;
 	char *d_name;                   /* kmalloc'd, NUL-terminated */
 };
+
+/* In current's mount namespace (fs/namespace.c): the root of what is
+ * mounted on d, or NULL; the directory the mount root d covers, or NULL. */
+struct dentry *d_mounted(const struct dentry *d);
+struct dentry *d_covers(const struct dentry *root);
 
 /* First readdir position of a child; 0 and 1 are "." and "..". */
 #define DIR_POS_FIRST 2

@@ -27,6 +27,7 @@ struct mm;
 struct files_struct;
 struct fs_struct;
 struct cred;
+struct nsproxy;
 
 enum task_state {
 	TASK_RUNNABLE,
@@ -190,6 +191,7 @@ struct task {
 	struct mm *mm;          /* NULL for kernel-only tasks */
 	struct files_struct *files;
 	struct fs_struct *fs;
+	struct nsproxy *nsproxy; /* the namespaces it is in (include/nsproxy.h); NULL once exited */
 	struct file *exe_file;  /* the program it runs: /proc/PID/exe; closed to writers */
 	unsigned int personality; /* personality(2): include/personality.h; kept by fork and exec */
 	unsigned int flags;     /* PF_* */

@@ -71,6 +71,8 @@
 	X(61, wait4) X(247, waitid) X(435, clone3)                             \
 	/* kernel/pid.c */                                                     \
 	X(434, pidfd_open) X(438, pidfd_getfd)                                 \
+	/* kernel/nsproxy.c */                                                 \
+	X(272, unshare) X(308, setns)                                          \
 	/* kernel/futex.c */                                                   \
 	X(202, futex) X(449, futex_waitv)                                      \
 	/* kernel/signal.c, arch/x86/kernel/signal_frame.c */                           \

@@ -14,6 +14,7 @@
 #include <linux/umh.h>
 #include <mm.h>
 #include <power.h>
+#include <nsproxy.h>
 #include <sched.h>
 #include <signum.h>
 #include <string.h>
@@ -202,6 +203,7 @@ void do_exit(int status)
 	if (t->fs)
 		fs_put(t->fs);
 	t->fs = NULL;
+	exit_task_namespaces(t);
 	set_exe_file(t, NULL);
 	vfork_release(t);
 	mm_activate(NULL);

@@ -31,6 +31,7 @@
 #include <kernel.h>
 #include <linux/pid.h>
 #include <mm.h>
+#include <nsproxy.h>
 #include <sched.h>
 #include <string.h>
 #include <uaccess.h>
@@ -38,7 +39,6 @@
 #include <x86.h>
 
 #define CSIGNAL 0x000000ff
-#define CLONE_NEWTIME 0x00000080
 #define CLONE_VM 0x00000100
 #define CLONE_FS 0x00000200
 #define CLONE_FILES 0x00000400
@@ -48,7 +48,6 @@
 #define CLONE_VFORK 0x00004000
 #define CLONE_PARENT 0x00008000
 #define CLONE_THREAD 0x00010000
-#define CLONE_NEWNS 0x00020000
 #define CLONE_SYSVSEM 0x00040000
 #define CLONE_SETTLS 0x00080000
 #define CLONE_PARENT_SETTID 0x00100000
@@ -56,24 +55,20 @@
 #define CLONE_DETACHED 0x00400000
 #define CLONE_UNTRACED 0x00800000
 #define CLONE_CHILD_SETTID 0x01000000
-#define CLONE_NEWCGROUP 0x02000000
-#define CLONE_NEWUTS 0x04000000
-#define CLONE_NEWIPC 0x08000000
-#define CLONE_NEWUSER 0x10000000
-#define CLONE_NEWPID 0x20000000
-#define CLONE_NEWNET 0x40000000
 #define CLONE_IO 0x80000000UL
 #define CLONE_CLEAR_SIGHAND 0x100000000ULL
 #define CLONE_INTO_CGROUP 0x200000000ULL
 
-/* What we do: everything but namespaces and cgroups. CLONE_PTRACE,
+/* What we do: everything but cgroups, and the namespaces nsproxy.c
+ * does not make (it answers EINVAL for those). CLONE_PTRACE,
  * CLONE_UNTRACED (no ptrace here), CLONE_SYSVSEM (no System V semaphores)
  * and CLONE_IO are accepted and change nothing. */
 #define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 			 CLONE_PTRACE | CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | \
 			 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
 			 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED | \
-			 CLONE_CHILD_SETTID | CLONE_IO | CLONE_CLEAR_SIGHAND | CLONE_PIDFD)
+			 CLONE_CHILD_SETTID | CLONE_IO | CLONE_CLEAR_SIGHAND | CLONE_PIDFD | \
+			 CLONE_NS_ALL)
 
 /* Linux's struct kernel_clone_args: what clone and clone3 ask for. */
 struct kernel_clone_args {
@@ -103,8 +98,13 @@ static int check_clone_flags(uint64_t flags)
 	 * back by Linux for a later meaning of CLONE_PIDFD). */
 	if ((flags & CLONE_PIDFD) && (flags & (CLONE_THREAD | CLONE_DETACHED)))
 		return -EINVAL;
+	if ((flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
+		return -EINVAL;
+	/* A thread is in its process's pid namespace (Linux: and user namespace). */
+	if ((flags & CLONE_THREAD) && (flags & (CLONE_NEWUSER | CLONE_NEWPID)))
+		return -EINVAL;
 	if (flags & ~CLONE_SUPPORTED)
-		return -EINVAL; /* namespaces, cgroups: not here */
+		return -EINVAL; /* cgroups: not here */
 	return 0;
 }
 
@@ -261,6 +261,9 @@ static long kernel_clone(struct kernel_clone_args *args)
 	    io_bitmap_fork(child, parent))
 		goto fail;
 	if (copy_semundo(flags, child))
+		goto fail;
+	exit_task_namespaces(child); /* alloc_task's initial ones */
+	if ((err = copy_namespaces(flags, child, parent)))
 		goto fail;
 	if ((flags & CLONE_PIDFD) && (err = clone_pidfd(child, args)) < 0)
 		goto fail;

@@ -11,6 +11,7 @@
 #include <linux/binfmts.h>
 #include <mm.h>
 #include <power.h>
+#include <nsproxy.h>
 #include <sched.h>
 #include <string.h>
 #include <trap.h>
@@ -82,6 +83,7 @@ struct task *alloc_task(void)
 	 * parent's credentials over these: copy_creds). */
 	t->real_cred = get_cred(&init_cred);
 	t->cred = get_cred(&init_cred);
+	t->nsproxy = get_nsproxy(&init_nsproxy); /* fork replaces it: copy_namespaces */
 	t->pid = alloc_pid();
 	t->serial = next_serial++;
 	nr_tasks++;
@@ -114,6 +116,7 @@ void free_task(struct task *t)
 	io_bitmap_exit(t);
 	put_cred(t->real_cred);
 	put_cred(t->cred);
+	exit_task_namespaces(t); /* a task that never ran (a failed fork) */
 	kstack_free(t->kstack);
 	kfree(t);
 	nr_tasks--;

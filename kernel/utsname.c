@@ -2,10 +2,17 @@
  * utsname.c - the system's names: what uname(2) reports, sethostname and
  * setdomainname, and their /proc files (/proc/version and
  * /proc/sys/kernel/{osrelease,version,hostname,domainname}).
+ *
+ * The names belong to a UTS namespace (include/nsproxy.h): a process that
+ * unshares it (CLONE_NEWUTS) starts with a copy of its names, and what it
+ * sets then is seen only by the processes of its namespace. The /proc
+ * files show and set the reader's.
  */
 #include <cred.h>
 #include <errno.h>
 #include <kernel.h>
+#include <mm.h>
+#include <nsproxy.h>
 #include <proc_fs.h>
 #include <sched.h>
 #include <string.h>
@@ -18,20 +25,109 @@ struct new_utsname {
 	char version[UTS_LEN + 1], machine[UTS_LEN + 1], domainname[UTS_LEN + 1];
 };
 
+struct uts_namespace {
+	struct ns_common ns;
+	struct new_utsname name;
+};
+
 /* "Linux", so that programs that ask which kernel they run on see the ABI
  * they are written for; the release says which kernel this really is. */
-static struct new_utsname uts = {
-	.sysname = "Linux",
-	.nodename = "(none)",
-	.release = UTS_RELEASE, /* the Makefile's KERNELRELEASE */
-	.version = "#1 teaching kernel",
-	.machine = "x86_64",
-	.domainname = "(none)",
+struct uts_namespace init_uts_ns = {
+	.ns = { .inum = PROC_UTS_INIT_INO, .count = 1, .ops = &utsns_operations },
+	.name = {
+		.sysname = "Linux",
+		.nodename = "(none)",
+		.release = UTS_RELEASE, /* the Makefile's KERNELRELEASE */
+		.version = "#1 teaching kernel",
+		.machine = "x86_64",
+		.domainname = "(none)",
+	},
 };
+
+/* The names current sees. Before the first process (boot), the initial ones. */
+static struct new_utsname *utsname(void)
+{
+	if (!current || !current->nsproxy)
+		return &init_uts_ns.name;
+	return &current->nsproxy->uts_ns->name;
+}
+
+/* ---- the namespace ------------------------------------------------------- */
+
+/* CLONE_NEWUTS: a new namespace with a copy of old's names; else old
+ * itself, with one more reference. ERR_PTR(-errno). */
+struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old)
+{
+	struct uts_namespace *ns;
+
+	if (!(flags & CLONE_NEWUTS)) {
+		old->ns.count++;
+		return old;
+	}
+	ns = kmalloc(sizeof(*ns));
+	if (!ns)
+		return ERR_PTR(-ENOMEM);
+	ns->ns.inum = ns_alloc_inum();
+	if (!ns->ns.inum) {
+		kfree(ns);
+		return ERR_PTR(-ENOSPC);
+	}
+	ns->ns.count = 1;
+	ns->ns.ops = &utsns_operations;
+	ns->name = old->name;
+	return ns;
+}
+
+void put_uts_ns(struct uts_namespace *ns)
+{
+	if (--ns->ns.count > 0)
+		return;
+	ns_free_inum(ns->ns.inum);
+	kfree(ns);
+}
+
+static struct ns_common *utsns_get(struct task *t)
+{
+	struct uts_namespace *ns;
+
+	if (!t->nsproxy)
+		return NULL;
+	ns = t->nsproxy->uts_ns;
+	ns->ns.count++;
+	return &ns->ns;
+}
+
+static void utsns_put(struct ns_common *ns)
+{
+	put_uts_ns(container_of(ns, struct uts_namespace, ns));
+}
+
+/* setns: root of the namespace may enter it (one user namespace here). */
+static int utsns_install(struct nsset *nsset, struct ns_common *new)
+{
+	struct uts_namespace *ns = container_of(new, struct uts_namespace, ns);
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ns->ns.count++;
+	put_uts_ns(nsset->nsproxy->uts_ns);
+	nsset->nsproxy->uts_ns = ns;
+	return 0;
+}
+
+const struct proc_ns_operations utsns_operations = {
+	.name = "uts",
+	.type = CLONE_NEWUTS,
+	.get = utsns_get,
+	.put = utsns_put,
+	.install = utsns_install,
+};
+
+/* ---- the calls and files ------------------------------------------------- */
 
 long sys_uname(struct new_utsname __user *buf)
 {
-	return copy_to_user(buf, &uts, sizeof(uts));
+	return copy_to_user(buf, utsname(), sizeof(struct new_utsname));
 }
 
 /* sethostname and setdomainname: root only, at most 64 bytes, no NUL needed. */
@@ -52,24 +148,26 @@ static long set_name(char *field, const char __user *name, int len)
 
 long sys_sethostname(const char __user *name, int len)
 {
-	return set_name(uts.nodename, name, len);
+	return set_name(utsname()->nodename, name, len);
 }
 
 long sys_setdomainname(const char __user *name, int len)
 {
-	return set_name(uts.domainname, name, len);
+	return set_name(utsname()->domainname, name, len);
 }
 
 static int show_version(struct seq_file *m)
 {
-	seq_printf(m, "%s version %s (%s) %s\n", uts.sysname, uts.release, "execve teaching kernel", uts.version);
+	struct new_utsname *uts = utsname();
+
+	seq_printf(m, "%s version %s (%s) %s\n", uts->sysname, uts->release, "execve teaching kernel", uts->version);
 	return 0;
 }
 
-static int show_osrelease(struct seq_file *m) { seq_printf(m, "%s\n", uts.release); return 0; }
-static int show_kversion(struct seq_file *m) { seq_printf(m, "%s\n", uts.version); return 0; }
-static int show_hostname(struct seq_file *m) { seq_printf(m, "%s\n", uts.nodename); return 0; }
-static int show_domainname(struct seq_file *m) { seq_printf(m, "%s\n", uts.domainname); return 0; }
+static int show_osrelease(struct seq_file *m) { seq_printf(m, "%s\n", utsname()->release); return 0; }
+static int show_kversion(struct seq_file *m) { seq_printf(m, "%s\n", utsname()->version); return 0; }
+static int show_hostname(struct seq_file *m) { seq_printf(m, "%s\n", utsname()->nodename); return 0; }
+static int show_domainname(struct seq_file *m) { seq_printf(m, "%s\n", utsname()->domainname); return 0; }
 
 /* A write to the /proc file sets the name, as sethostname does (the
  * trailing newline of "echo name >" is not part of it). */
@@ -86,8 +184,8 @@ static int write_uts_field(char *field, const char *buf, size_t count)
 	return 0;
 }
 
-static int write_hostname(const char *buf, size_t count) { return write_uts_field(uts.nodename, buf, count); }
-static int write_domainname(const char *buf, size_t count) { return write_uts_field(uts.domainname, buf, count); }
+static int write_hostname(const char *buf, size_t count) { return write_uts_field(utsname()->nodename, buf, count); }
+static int write_domainname(const char *buf, size_t count) { return write_uts_field(utsname()->domainname, buf, count); }
 
 void utsname_init(void)
 {

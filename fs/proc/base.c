@@ -32,6 +32,7 @@
 #include <ksyms.h>
 #include <security.h>
 #include <mm.h>
+#include <nsproxy.h>
 #include <sched.h>
 #include <trap.h>
 #include <uaccess.h>
@@ -49,9 +50,8 @@ struct pid_entry {
 	bool restricted;
 };
 
-/* Inode numbers: PID directories and their files (1 + index), fds at
- * 0x100 + fd, fdinfo files at 0x200 + fd, task/ and the TID directories in it from 0x4000. */
-static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | idx; }
+/* Inode numbers (pid_ino, internal.h): PID directories and their files (1 + index), fds at
+ * 0x100 + fd, fdinfo files at 0x200 + fd, ns/ links at 0x300 + kind, task/ and the TID directories in it from 0x4000. */
 #define FD_INO_BASE 0x100
 #define FDINFO_INO_BASE 0x200
 #define TASK_INO 0x4000
@@ -61,7 +61,7 @@ static ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | 
 
 /* The task behind a per-process inode, or NULL once it is reaped (even if
  * its pid now names another task). */
-static struct task *inode_task(struct inode *inode)
+struct task *inode_task(struct inode *inode)
 {
 	struct task *t = find_task(PROC_I(inode)->pid);
 
@@ -85,8 +85,8 @@ char *proc_dentry_path(struct dentry *d, char *buf, size_t size)
 	p = buf + size - sizeof(deleted);
 	memcpy(p, deleted, sizeof(deleted));
 	for (struct dentry *e = d;; e = e->d_parent) {
-		while (e != current_root() && e->d_parent == e && e->d_covers)
-			e = e->d_covers; /* a mount's root: on from its mount point */
+		while (e != current_root() && e->d_parent == e && d_covers(e))
+			e = d_covers(e); /* a mount's root: on from its mount point */
 		if (e == current_root() || e->d_parent == e)
 			break;
 		if ((size_t)(p - buf) < e->d_namelen + 1)
@@ -100,6 +100,12 @@ char *proc_dentry_path(struct dentry *d, char *buf, size_t size)
 
 char *proc_file_path(struct file *file, char *buf, size_t size)
 {
+	struct ns_common *ns = nsfs_file_ns(file);
+
+	if (ns) { /* Linux's ns_dname */
+		ns_link_text(ns, buf, size);
+		return buf;
+	}
 	if (file->f_dentry)
 		return proc_dentry_path(file->f_dentry, buf, size);
 	if (S_ISFIFO(file->f_inode->i_mode)) {
@@ -360,9 +366,7 @@ static int show_statm(struct seq_file *m, struct task *t)
 
 static int show_task_mounts(struct seq_file *m, struct task *t)
 {
-	(void)t;
-	show_mounts(m);
-	return 0;
+	return show_mounts(m, t);
 }
 
 static char *link_cwd(struct task *t, char *buf, size_t size)
@@ -450,10 +454,12 @@ static struct dentry *dentry_exe(struct task *t)
 #define DIR_FD_MODE (S_IFDIR | 0500)
 #define DIR_TASK_MODE (S_IFDIR | 0555)
 #define DIR_FDINFO_MODE (S_IFDIR | 0555)
+#define DIR_NS_MODE (S_IFDIR | 0511)
 /* The directories among pid_entries, by their index. */
 #define PE_TASK 0
 #define PE_FD 1
 #define PE_FDINFO 2
+#define PE_NS 3
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
@@ -461,6 +467,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false },
 	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false },
 	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false },
+	{ "ns", DIR_NS_MODE, NULL, NULL, NULL, false },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true },
 	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
@@ -551,7 +558,7 @@ static const struct file_operations proc_fdinfo_dir_fops;
  * PR_SET_DUMPABLE 0), or that has no memory any more (a zombie), belongs
  * to root: its user may not look into it.
  */
-static struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino)
+struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino)
 {
 	struct inode *inode = proc_new_inode(sb, mode, ino);
 
@@ -670,6 +677,9 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		} else if (i == PE_FDINFO) {
 			inode->i_op = &proc_fdinfo_dir_iops;
 			inode->i_fop = &proc_fdinfo_dir_fops;
+		} else if (i == PE_NS) {
+			inode->i_op = &proc_ns_dir_iops;
+			inode->i_fop = &proc_ns_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
 			inode = link_inode(inode, p->link, t, NULL);
 		}

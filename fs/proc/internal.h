@@ -46,6 +46,7 @@ struct proc_inode {
 	int fd;                                 /* /proc/PID/fd/N, fdinfo/N: N */
 	bool thread;                            /* under /proc/PID/task/TID: one thread's view */
 	char *link;                             /* a symlink's target, made at lookup */
+	const struct proc_ns_operations *ns_ops; /* /proc/PID/ns/X: which kind */
 };
 
 static inline struct proc_inode *PROC_I(struct inode *inode) { return inode->i_private; }
@@ -76,6 +77,12 @@ int proc_show(struct inode *inode, struct seq_file *m);
 int proc_write(struct inode *inode, const char *buf, size_t count);
 
 /* base.c */
+/* The inode number of entry idx of process pid's directory. */
+static inline ino_t pid_ino(pid_t pid, unsigned int idx) { return ((ino_t)pid << 16) | idx; }
+/* The task behind a per-process inode, or NULL once it is reaped. */
+struct task *inode_task(struct inode *inode);
+/* An inode for something of task t, owned as Linux's task_dump_owner says. */
+struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino);
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
 void proc_pid_readdir(struct dir_context *ctx);
@@ -94,8 +101,13 @@ int show_maps(struct seq_file *m, struct task *t);
 int show_smaps(struct seq_file *m, struct task *t);
 int show_smaps_rollup(struct seq_file *m, struct task *t);
 
+/* namespaces.c: /proc/PID/ns */
+extern const struct inode_operations proc_ns_dir_iops;
+extern const struct file_operations proc_ns_dir_fops;
+
 /* misc.c */
 void proc_misc_init(void);
 
-/* The mount table, for /proc/PID/mounts (fs/namespace.c). */
-void show_mounts(struct seq_file *m);
+/* t's mount table, for /proc/PID/mounts (fs/namespace.c): paths as seen
+ * from t's root; -ENOENT once t has exited. */
+int show_mounts(struct seq_file *m, struct task *t);

@@ -158,3 +158,11 @@ long ksys(long nr, long a, long b, long c, long d, long e, long f)
 SYSCALL_LIST(STUB)
 /* One task: it may always look into itself. */
 bool ptrace_may_access(struct task *t, unsigned mode) { (void)mode; return t == current; }
+
+/* kernel/utsname.c: /proc/PID/ns/uts's kind (fs/proc/namespaces.c). */
+#include <nsproxy.h>
+const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLONE_NEWUTS };
+/* kernel/nsproxy.c: inode numbers of new mount namespaces (fs/namespace.c). */
+static unsigned int next_inum = PROC_DYNAMIC_FIRST + 2;
+unsigned int ns_alloc_inum(void) { return next_inum++; }
+void ns_free_inum(unsigned int inum) { (void)inum; }

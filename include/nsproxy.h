@@ -1,0 +1,140 @@
+/*
+ * nsproxy.h - namespaces (kernel/nsproxy.c): what a process sees of the
+ * system's names, each kind its own object that processes share.
+ *
+ *   uts  the host and domain names (kernel/utsname.c)
+ *   mnt  the mount table (fs/namespace.c)
+ *   pid  the process ids (kernel/pid_namespace.c, when there is one)
+ *   ipc  System V IPC: a slot left for its namespace; every task has the
+ *        initial one (NULL) until then
+ *
+ * A task points to one struct nsproxy, the set of namespaces it is in;
+ * tasks whose sets are the same share it (count). Changing one namespace
+ * (unshare, setns) makes the task a new nsproxy: an nsproxy never changes
+ * once shared. Each namespace counts the nsproxies (and nsfs files, and
+ * mounts of /proc) that hold it; the last put frees it.
+ *
+ * Every namespace starts with a struct ns_common: its inode number (what
+ * /proc/PID/ns/X shows, "uts:[4026531838]", and what stat on an nsfs file
+ * gives as st_ino), its count, and its kind's operations.
+ *
+ * Locking: one CPU, and the kernel is not preempted; the counts and the
+ * pointers in an nsproxy change only in system calls of the task itself
+ * (or its fork), so no lock is taken. On several CPUs a task's nsproxy
+ * pointer would be read under its task lock (Linux's task_lock), and the
+ * counts be atomic.
+ */
+#pragma once
+#include <kernel.h>
+
+struct task;
+struct fs_struct;
+
+/* The CLONE_NEW* flags (include/uapi/linux/sched.h). */
+#define CLONE_NEWTIME 0x00000080
+#define CLONE_NEWNS 0x00020000
+#define CLONE_NEWCGROUP 0x02000000
+#define CLONE_NEWUTS 0x04000000
+#define CLONE_NEWIPC 0x08000000
+#define CLONE_NEWUSER 0x10000000
+#define CLONE_NEWPID 0x20000000
+#define CLONE_NEWNET 0x40000000
+#define CLONE_NS_ALL (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
+		      CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
+/* The ones this kernel makes. */
+#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS)
+
+/* Linux's fixed inode numbers of the initial namespaces (proc_ns.h);
+ * the others come from PROC_DYNAMIC_FIRST up, the lowest free first. */
+#define PROC_IPC_INIT_INO 0xEFFFFFFFU
+#define PROC_UTS_INIT_INO 0xEFFFFFFEU
+#define PROC_USER_INIT_INO 0xEFFFFFFDU
+#define PROC_PID_INIT_INO 0xEFFFFFFCU
+#define PROC_CGROUP_INIT_INO 0xEFFFFFFBU
+#define PROC_TIME_INIT_INO 0xEFFFFFFAU
+#define PROC_DYNAMIC_FIRST 0xF0000000U
+
+struct nsset;
+struct ns_common;
+
+/* One kind of namespace, as /proc/PID/ns and setns see it. */
+struct proc_ns_operations {
+	const char *name;       /* "uts": the link's name and its text's prefix */
+	int type;               /* its CLONE_NEW* flag */
+	/* t's namespace of this kind, with a reference; NULL if t has none. */
+	struct ns_common *(*get)(struct task *t);
+	void (*put)(struct ns_common *ns);
+	/* setns: put ns into nsset (whose nsproxy is the caller's new one).
+	 * 0 or -errno. */
+	int (*install)(struct nsset *nsset, struct ns_common *ns);
+};
+
+struct ns_common {
+	unsigned int inum;
+	int count;
+	const struct proc_ns_operations *ops;
+};
+
+struct uts_namespace;
+struct mnt_namespace;
+struct pid_namespace;
+struct ipc_namespace;
+
+struct nsproxy {
+	int count;
+	struct uts_namespace *uts_ns;
+	struct ipc_namespace *ipc_ns;   /* for SysV IPC's namespace; NULL: the initial one */
+	struct mnt_namespace *mnt_ns;
+	struct pid_namespace *pid_ns_for_children; /* NULL: the initial one */
+};
+
+/* What setns is changing: the caller's next nsproxy and fs_struct. */
+struct nsset {
+	unsigned flags;
+	struct nsproxy *nsproxy;
+	struct fs_struct *fs;
+};
+
+extern struct nsproxy init_nsproxy;
+
+static inline struct nsproxy *get_nsproxy(struct nsproxy *ns)
+{
+	ns->count++;
+	return ns;
+}
+void put_nsproxy(struct nsproxy *ns);
+
+/* fork: the child's namespaces, new ones for flags' CLONE_NEW*; 0 or
+ * -errno (EPERM without CAP_SYS_ADMIN, EINVAL for a kind not here). */
+int copy_namespaces(uint64_t flags, struct task *child, struct task *parent);
+/* Drop t's namespaces (exit). */
+void exit_task_namespaces(struct task *t);
+
+/* An inode number for a new namespace; 0 if none is left. */
+unsigned int ns_alloc_inum(void);
+void ns_free_inum(unsigned int inum);
+
+/* kernel/utsname.c */
+extern struct uts_namespace init_uts_ns;
+extern const struct proc_ns_operations utsns_operations;
+struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old);
+void put_uts_ns(struct uts_namespace *ns);
+
+/* fs/namespace.c */
+extern struct mnt_namespace init_mnt_ns;
+extern const struct proc_ns_operations mntns_operations;
+/* A copy of old's mount table for a new namespace; ERR_PTR(-errno). fs
+ * (the new process's root and working directory) stays as it is: the
+ * dentries are the same in the copy. */
+struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old);
+void put_mnt_ns(struct mnt_namespace *ns);
+
+/* fs/nsfs.c: the file behind /proc/PID/ns/X, holding a reference on ns;
+ * ERR_PTR on failure. */
+struct dentry;
+struct file;
+struct dentry *ns_get_dentry(struct ns_common *ns);
+/* The namespace of an nsfs file, or NULL if file is none. */
+struct ns_common *nsfs_file_ns(struct file *file);
+/* "uts:[4026531838]" into buf. */
+void ns_link_text(const struct ns_common *ns, char *buf, size_t size);

@@ -1,0 +1,290 @@
+/*
+ * nsproxy.c - the set of namespaces a task is in (include/nsproxy.h), and
+ * the calls that change it: clone's CLONE_NEW* flags (copy_namespaces),
+ * unshare(2) and setns(2).
+ *
+ * Making a namespace needs CAP_SYS_ADMIN (EPERM), as entering one does;
+ * there is one user namespace here, so that is the plain capability.
+ * A kind this kernel does not have (ipc, net, user, cgroup, time) is
+ * EINVAL, as Linux built without it answers.
+ */
+#include "../fs/vfs.h" /* files_struct, fs_struct: Linux's <linux/fs.h> */
+#include <cred.h>
+#include <errno.h>
+#include <linux/pid.h>
+#include <mm.h>
+#include <nsproxy.h>
+#include <sched.h>
+#include <vm.h>
+
+/* The other clone flags unshare takes (include/uapi/linux/sched.h). */
+#define CLONE_VM 0x00000100
+#define CLONE_FS 0x00000200
+#define CLONE_FILES 0x00000400
+#define CLONE_SIGHAND 0x00000800
+#define CLONE_THREAD 0x00010000
+#define CLONE_SYSVSEM 0x00040000
+
+struct nsproxy init_nsproxy = {
+	.count = 1,
+	.uts_ns = &init_uts_ns,
+	.mnt_ns = &init_mnt_ns,
+};
+
+/* ---- inode numbers -------------------------------------------------------- */
+
+/* Linux hands them out with an IDA: the lowest free one. */
+#define NS_INUM_MAX 8192
+/* The first two are taken, as on Linux at boot (init_mnt_ns has the second). */
+static uint64_t inum_used[NS_INUM_MAX / 64] = { 3 };
+
+unsigned int ns_alloc_inum(void)
+{
+	for (unsigned int i = 0; i < NS_INUM_MAX; i++) {
+		if (!(inum_used[i / 64] & (1ULL << (i % 64)))) {
+			inum_used[i / 64] |= 1ULL << (i % 64);
+			return PROC_DYNAMIC_FIRST + i;
+		}
+	}
+	return 0;
+}
+
+void ns_free_inum(unsigned int inum)
+{
+	unsigned int i = inum - PROC_DYNAMIC_FIRST;
+
+	if (i < NS_INUM_MAX)
+		inum_used[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* ---- the set -------------------------------------------------------------- */
+
+static void free_nsproxy(struct nsproxy *ns)
+{
+	if (ns->uts_ns)
+		put_uts_ns(ns->uts_ns);
+	if (ns->mnt_ns)
+		put_mnt_ns(ns->mnt_ns);
+	kfree(ns);
+}
+
+void put_nsproxy(struct nsproxy *ns)
+{
+	if (--ns->count == 0)
+		free_nsproxy(ns);
+}
+
+/* A new set for t: for each kind, a new namespace if flags ask, else t's
+ * own. ERR_PTR(-errno). */
+static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
+{
+	struct nsproxy *old = t->nsproxy, *ns = kzalloc(sizeof(*ns));
+	void *p;
+
+	if (!ns)
+		return ERR_PTR(-ENOMEM);
+	ns->count = 1;
+	p = copy_utsname(flags, old->uts_ns);
+	if (IS_ERR(p))
+		goto fail;
+	ns->uts_ns = p;
+	p = copy_mnt_ns(flags, old->mnt_ns);
+	if (IS_ERR(p))
+		goto fail;
+	ns->mnt_ns = p;
+	ns->ipc_ns = old->ipc_ns;
+	ns->pid_ns_for_children = old->pid_ns_for_children;
+	return ns;
+fail:
+	free_nsproxy(ns);
+	return p;
+}
+
+/* Whether flags ask only for kinds that exist here: 0 or -EINVAL. */
+static int check_ns_kinds(uint64_t flags)
+{
+	return (flags & CLONE_NS_ALL & ~CLONE_NS_SUPPORTED) ? -EINVAL : 0;
+}
+
+int copy_namespaces(uint64_t flags, struct task *child, struct task *parent)
+{
+	struct nsproxy *ns;
+	int err;
+
+	if (flags & CLONE_NEWUSER)
+		return -EINVAL; /* Linux makes it first (copy_creds), unprivileged too */
+	if (!(flags & CLONE_NS_ALL)) {
+		child->nsproxy = get_nsproxy(parent->nsproxy);
+		return 0;
+	}
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if ((flags & (CLONE_NEWIPC | CLONE_SYSVSEM)) == (CLONE_NEWIPC | CLONE_SYSVSEM))
+		return -EINVAL;
+	if ((err = check_ns_kinds(flags)))
+		return err;
+	ns = create_new_namespaces(flags, parent);
+	if (IS_ERR(ns))
+		return PTR_ERR(ns);
+	child->nsproxy = ns;
+	return 0;
+}
+
+/* Make ns (a reference the caller gives) t's set, dropping the old one. */
+static void switch_task_namespaces(struct task *t, struct nsproxy *ns)
+{
+	struct nsproxy *old = t->nsproxy;
+
+	t->nsproxy = ns;
+	if (old)
+		put_nsproxy(old);
+}
+
+void exit_task_namespaces(struct task *t)
+{
+	switch_task_namespaces(t, NULL);
+}
+
+/* ---- unshare(2) ----------------------------------------------------------- */
+
+
+/* Linux's check_unshare_flags: what may be unshared, and when. */
+static int check_unshare_flags(uint64_t flags)
+{
+	if (flags & ~(CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES |
+		      CLONE_SYSVSEM | CLONE_NS_ALL))
+		return -EINVAL;
+	/* Threads, handlers and memory: only one who does not share them. */
+	if ((flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) &&
+	    !thread_group_empty(current->group_leader))
+		return -EINVAL;
+	if ((flags & (CLONE_SIGHAND | CLONE_VM)) && current->sighand->count > 1)
+		return -EINVAL;
+	if ((flags & CLONE_VM) && current->mm && current->mm->users > 1)
+		return -EINVAL;
+	return 0;
+}
+
+long sys_unshare(unsigned long flags)
+{
+	struct fs_struct *new_fs = NULL;
+	struct files_struct *new_files = NULL;
+	struct nsproxy *new_ns = NULL;
+	int err;
+
+	/* What unsharing one thing implies (Linux's ksys_unshare). */
+	if (flags & CLONE_NEWUSER)
+		flags |= CLONE_THREAD | CLONE_FS;
+	if (flags & CLONE_VM)
+		flags |= CLONE_SIGHAND;
+	if (flags & CLONE_SIGHAND)
+		flags |= CLONE_THREAD;
+	if (flags & CLONE_NEWNS)
+		flags |= CLONE_FS;
+	if ((err = check_unshare_flags(flags)))
+		return err;
+	if ((flags & CLONE_NS_ALL) && (err = check_ns_kinds(flags)))
+		return err;
+	if ((flags & CLONE_FS) && current->fs->count > 1 && !(new_fs = fs_dup(current->fs)))
+		return -ENOMEM;
+	err = -ENOMEM;
+	if ((flags & CLONE_FILES) && current->files->count > 1 &&
+	    !(new_files = files_dup(current->files)))
+		goto fail;
+	if (flags & CLONE_NS_ALL) {
+		err = -EPERM;
+		if (!capable(CAP_SYS_ADMIN))
+			goto fail;
+		new_ns = create_new_namespaces(flags, current);
+		err = PTR_ERR(new_ns);
+		if (IS_ERR(new_ns))
+			goto fail;
+		switch_task_namespaces(current, new_ns);
+	}
+	if (new_fs) {
+		fs_put(current->fs);
+		current->fs = new_fs;
+	}
+	if (new_files) {
+		files_put(current->files);
+		current->files = new_files;
+	}
+	return 0;
+fail:
+	if (new_fs)
+		fs_put(new_fs);
+	if (new_files)
+		files_put(new_files);
+	return err;
+}
+
+/* ---- setns(2) ------------------------------------------------------------- */
+
+/* The kinds setns can take from a pidfd (Linux's check_setns_flags). */
+static int check_setns_flags(unsigned long flags)
+{
+	if (!flags || (flags & ~(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET |
+				 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWTIME)))
+		return -EINVAL;
+	return check_ns_kinds(flags);
+}
+
+/* Install target's namespaces of the kinds in nsset->flags. */
+static int install_from_task(struct nsset *nsset, struct task *t)
+{
+	static const struct proc_ns_operations *const kinds[] = { &mntns_operations, &utsns_operations };
+	int err = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !err; i++) {
+		struct ns_common *ns;
+
+		if (!(nsset->flags & kinds[i]->type))
+			continue;
+		ns = kinds[i]->get(t);
+		if (!ns)
+			return -ESRCH;
+		err = kinds[i]->install(nsset, ns);
+		kinds[i]->put(ns);
+	}
+	return err;
+}
+
+long sys_setns(int fd, int nstype)
+{
+	struct file *file = fget(fd);
+	struct nsset nsset = { 0 };
+	struct ns_common *ns;
+	struct task *t = NULL;
+	int err;
+
+	if (!file)
+		return -EBADF;
+	err = -EINVAL;
+	if ((ns = nsfs_file_ns(file))) {
+		if (nstype && ns->ops->type != nstype)
+			goto out;
+		nsset.flags = ns->ops->type;
+	} else if (is_pidfd(file)) {
+		if ((err = check_setns_flags((unsigned int)nstype)))
+			goto out;
+		nsset.flags = nstype;
+		err = -ESRCH;
+		if (!(t = pidfd_task(file)) || t->state == TASK_ZOMBIE)
+			goto out;
+	} else {
+		goto out;
+	}
+	nsset.nsproxy = create_new_namespaces(0, current);
+	err = PTR_ERR(nsset.nsproxy);
+	if (IS_ERR(nsset.nsproxy))
+		goto out;
+	nsset.fs = current->fs;
+	err = t ? install_from_task(&nsset, t) : ns->ops->install(&nsset, ns);
+	if (err)
+		put_nsproxy(nsset.nsproxy);
+	else
+		switch_task_namespaces(current, nsset.nsproxy);
+out:
+	fput(file);
+	return err;
+}

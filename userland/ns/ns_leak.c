@@ -1,0 +1,57 @@
+/*
+ * ns_leak - namespaces give back all they took: 500 children each make a
+ * new UTS and mount namespace (clone(CLONE_NEWUTS | CLONE_NEWNS)), name
+ * it, mount a tmpfs in it, unshare the mount namespace again, open its nsfs file
+ * and exit, and 500 unshare(CLONE_NEWUTS) and setns back and forth; free
+ * memory before and after is the same. (Pid namespaces join when they
+ * exist here.)
+ */
+#define _GNU_SOURCE
+#include "leakcheck.h"
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+static void one_round(int initial_uts)
+{
+	long pid = syscall(SYS_clone, CLONE_NEWUTS | CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0);
+
+	if (pid == 0) {
+		sethostname("leak", 4);
+		mount("none", "/tmp", "tmpfs", 0, NULL); /* dropped with the namespace */
+		unshare(CLONE_NEWNS);
+		int fd = open("/proc/self/ns/uts", O_RDONLY);
+		unshare(CLONE_NEWUTS);
+		setns(initial_uts, CLONE_NEWUTS);
+		if (fd >= 0)
+			setns(fd, CLONE_NEWUTS);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+}
+
+int main(void)
+{
+	if (access("/proc/self", F_OK)) {
+		mkdir("/proc", 0555);
+		mount("proc", "/proc", "proc", 0, NULL);
+	}
+	int initial_uts = open("/proc/self/ns/uts", O_RDONLY);
+
+	if (initial_uts < 0) {
+		printf("ns_leak: /proc/self/ns/uts: cannot open\n");
+		return 1;
+	}
+	for (int i = 0; i < 20; i++)
+		one_round(initial_uts);
+	warm_stack();
+	long long before = settled_free_kib();
+	for (int i = 0; i < 500; i++)
+		one_round(initial_uts);
+	long long after = settled_free_kib();
+	return report_free(before, after, 500, "UTS and mount namespaces");
+}
