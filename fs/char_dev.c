@@ -81,7 +81,7 @@ static const struct file_operations null_fops = {
 	.read = read_null, .write = write_null, .llseek = noop_llseek,
 };
 static const struct file_operations zero_fops = {
-	.read = read_zero, .write = write_null, .llseek = noop_llseek,
+	.read = read_zero, .write = write_null, .llseek = noop_llseek, .mmap_anonymous = true,
 };
 static const struct file_operations full_fops = {
 	.read = read_zero, .write = write_full, .llseek = noop_llseek,

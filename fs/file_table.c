@@ -94,6 +94,11 @@ void fput(struct file *file)
 	kfree(file);
 }
 
+bool file_mmap_anonymous(const struct file *file)
+{
+	return file->f_op && file->f_op->mmap_anonymous;
+}
+
 int file_mmap_check(struct file *file, bool shared_write)
 {
 	struct inode *inode = file->f_inode;
@@ -105,6 +110,8 @@ int file_mmap_check(struct file *file, bool shared_write)
 		return -EACCES;
 	if (!(file->f_mode & FMODE_READ))
 		return -EACCES;
+	if (file_mmap_anonymous(file))
+		return 0;
 	if (!S_ISREG(inode->i_mode) || (magic != RAMFS_MAGIC && magic != TMPFS_MAGIC))
 		return -ENODEV;
 	return 0;

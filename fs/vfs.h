@@ -416,6 +416,10 @@ struct file_operations {
 	/* Optional: the file's own lines of /proc/PID/fdinfo/N, after the
 	 * common ones (fs/proc/fdinfo.c). */
 	void (*show_fdinfo)(struct seq_file *m, struct file *file);
+	/* mmap gives anonymous memory, as if MAP_ANONYMOUS (/dev/zero's
+	 * mmap_zero in Linux); other files but ramfs and tmpfs ones cannot
+	 * be mapped (ENODEV). */
+	bool mmap_anonymous;
 };
 #define FALLOC_FL_KEEP_SIZE 0x01
 #define FALLOC_FL_PUNCH_HOLE 0x02

@@ -137,10 +137,13 @@ int inode_permission(struct inode *inode, int mask);
  * an O_PATH descriptor (Linux's fget does not return those); -EACCES if a
  * shared writable mapping is asked of a file not open for writing, or if
  * the file is not open for reading; -ENODEV if its data cannot be mapped
- * (Linux: no f_op->mmap): only regular files of ramfs and tmpfs can. 0:
+ * (Linux: no f_op->mmap): only regular files of ramfs and tmpfs can, and
+ * /dev/zero, which gives anonymous memory (file_mmap_anonymous). 0:
  * the mapping may read it page by page with kernel_read (mm/fault.c).
  */
 int file_mmap_check(struct file *file, bool shared_write);
+/* Does mapping file give anonymous memory (/dev/zero)? */
+bool file_mmap_anonymous(const struct file *file);
 /*
  * The page cache (Linux's find_get_page): the page holding bytes
  * [index * PAGE_SIZE, (index + 1) * PAGE_SIZE) of a regular file of the

@@ -90,6 +90,16 @@ void printk_emit(int facility, int level, const char *text);
 #define pr_warn(...) printk(KERN_WARNING __VA_ARGS__)
 #define pr_info(...) printk(KERN_INFO __VA_ARGS__)
 #define pr_debug(...) printk(KERN_DEBUG __VA_ARGS__)
+/* Once per boot. Two CPUs racing here may both print: a repeated warning
+ * is harmless, and a lock would cost every caller. */
+#define pr_warn_once(...)                                                      \
+	do {                                                                   \
+		static bool printed_once;                                      \
+		if (!printed_once) {                                           \
+			printed_once = true;                                   \
+			pr_warn(__VA_ARGS__);                                  \
+		}                                                              \
+	} while (0)
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

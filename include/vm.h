@@ -51,6 +51,18 @@
 #define VM_LOCKED 0x2000
 #define VM_LOCKONFAULT 0x4000
 #define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
+/* A private mapping of /dev/zero: anonymous memory that keeps the file
+ * it was mapped from, only to show it (/proc/PID/maps, map_files), as
+ * Linux's anonymous areas with a vm_file. */
+#define VM_ANON_FILE 0x8000
+
+/* What /proc/PID/status and RLIMIT_DATA call data: private writable
+ * memory that is not a stack (the heap, a bss, anonymous or file-backed
+ * private mappings), as Linux's is_data_mapping. */
+static inline bool is_data_mapping(unsigned flags)
+{
+	return (flags & (VM_WRITE | VM_SHARED | VM_STACK)) == VM_WRITE;
+}
 
 struct file;
 
@@ -64,6 +76,9 @@ struct vm_special_mapping {
 	const char *name; /* what /proc/PID/maps calls the area: "[vdso]" */
 	void **pages;
 	unsigned npages;
+	/* Out of reach of /proc/PID/mem (and of ptrace's peeks): Linux maps
+	 * [vvar] as I/O memory (VM_IO | VM_PFNMAP), which neither reads. */
+	bool no_remote_access;
 };
 
 /* vm_file_end of an area that shows the file up to its end (mmap). */
@@ -89,6 +104,12 @@ struct vma {
 	const struct vm_special_mapping *vm_special; /* or NULL; vm_pgoff indexes it */
 	struct vma *next;      /* sorted by address */
 };
+
+/* The file an area's pages come from, or NULL for anonymous memory. */
+static inline struct file *vma_backing_file(const struct vma *v)
+{
+	return v->flags & VM_ANON_FILE ? NULL : v->vm_file;
+}
 
 struct mm {
 	int users;           /* tasks sharing it (vfork); freed at 0 */
@@ -198,6 +219,9 @@ struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NUL
  * STACK_GUARD_GAP free below it. 0 if there is no room.
  */
 uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len);
+/* Where the free gap below area v must end: v's start, or for a stack
+ * STACK_GUARD_GAP lower, kept free for it to grow into (Linux's). */
+uint64_t vm_start_gap(const struct vma *v);
 /*
  * Grow the stack area that starts above addr down to addr's page, as a
  * fault below it does: not past the RLIMIT_STACK of the current task, not
@@ -244,6 +268,16 @@ void shm_area_close(struct file *file);
  * refused (there is no swap).
  */
 bool vm_enough_memory(uint64_t pages);
+/*
+ * May mm gain npages more pages of areas with these flags (mm/mmap.c)?
+ * Not past the current task's RLIMIT_AS in all, nor past its RLIMIT_DATA
+ * in data (is_data_mapping), as Linux's may_expand_vm: every way an
+ * address space grows asks it (mmap, brk, mremap, stack growth,
+ * mprotect making memory data), and says -ENOMEM when it refuses.
+ * Boot with ignore_rlimit_data to have RLIMIT_DATA only warned about.
+ */
+bool may_expand_vm(struct mm *mm, unsigned flags, uint64_t npages);
+extern bool ignore_rlimit_data;
 
 /*
  * Copy into another address space (or the current one) through its page

@@ -109,6 +109,10 @@ static void handle_word(char *word)
 		randomize_va_space = 0;
 		return;
 	}
+	if (param_is(word, namelen, "ignore_rlimit_data")) { /* mm/mmap.c */
+		ignore_rlimit_data = !value || (value[0] != '0' && value[0] != 'n' && value[0] != 'N');
+		return;
+	}
 	if (param_is(word, namelen, "exectrace")) { /* fs/exec_trace.c */
 		exec_trace_set(true);
 		return;

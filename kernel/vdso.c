@@ -26,8 +26,8 @@ static void *vvar_pages[VVAR_PAGES]; /* only the first: pvclock, hvclock and
 					timens pages are SIGBUS, as Linux's
 					without them */
 
-static const struct vm_special_mapping vdso_mapping = { "[vdso]", vdso_pages, VDSO_PAGES };
-static const struct vm_special_mapping vvar_mapping = { "[vvar]", vvar_pages, VVAR_PAGES };
+static const struct vm_special_mapping vdso_mapping = { "[vdso]", vdso_pages, VDSO_PAGES, false };
+static const struct vm_special_mapping vvar_mapping = { "[vvar]", vvar_pages, VVAR_PAGES, true };
 
 void vdso_init(void)
 {

@@ -186,7 +186,7 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
 	if (!pte_has_page(*pte)) {
 		int err = -ENOMEM;
 		bool shared = false;
-		void *page = v->vm_file ? filemap_fault(v, va, write, &shared, &err) :
+		void *page = vma_backing_file(v) ? filemap_fault(v, va, write, &shared, &err) :
 			     v->vm_special ? special_fault(v, va, write, &shared, &err) : alloc_page();
 		if (!page)
 			return err;
@@ -314,7 +314,7 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 	if (!pte || !pte_has_page(*pte)) { /* demand paging */
 		int ret = fault_in_page(mm, v, va, err & PF_WRITE, &pte);
 
-		if (ret == 0 && v->vm_file && !(err & PF_WRITE))
+		if (ret == 0 && vma_backing_file(v) && !(err & PF_WRITE))
 			fault_around(mm, v, va, pte);
 		return ret;
 	}

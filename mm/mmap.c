@@ -68,6 +68,8 @@ static int do_brk_flags(struct mm *mm, uint64_t addr, uint64_t len, unsigned vm_
 	vm_flags |= mm->def_flags; /* after mlockall(MCL_FUTURE): locked */
 	if ((vm_flags & VM_LOCKED) && !mlock_future_ok(mm, len))
 		return -EAGAIN;
+	if (!may_expand_vm(mm, VM_READ | VM_WRITE | vm_flags, len >> PAGE_SHIFT))
+		return -ENOMEM;
 	if (!vm_enough_memory(len >> PAGE_SHIFT))
 		return -ENOMEM; /* heuristic overcommit: more than all of RAM */
 	int err = vma_map(mm, addr, len, VM_READ | VM_WRITE | vm_flags);
@@ -112,28 +114,104 @@ int vm_brk_flags(uint64_t addr, uint64_t len, unsigned long flags)
 	return err ? err : do_brk_flags(current->mm, addr, size, flags);
 }
 
+/* ---- address-space limits ---- */
+
+bool ignore_rlimit_data; /* the boot option ignore_rlimit_data */
+
+/* Pages of all areas, and of the data areas among them. Walked only when
+ * a limit is set: Linux keeps running counters, but with both limits
+ * infinite (the default) this costs nothing at all. */
+static void count_vm_pages(struct mm *mm, uint64_t *total, uint64_t *data)
+{
+	*total = *data = 0;
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		uint64_t pages = (v->end - v->start) >> PAGE_SHIFT;
+		*total += pages;
+		if (is_data_mapping(v->flags))
+			*data += pages;
+	}
+}
+
+bool may_expand_vm(struct mm *mm, unsigned flags, uint64_t npages)
+{
+	const struct rlimit *as = &current->rlim[RLIMIT_AS], *dl = &current->rlim[RLIMIT_DATA];
+	uint64_t total, data;
+
+	if (as->cur == RLIM_INFINITY && (dl->cur == RLIM_INFINITY || !is_data_mapping(flags)))
+		return true;
+	count_vm_pages(mm, &total, &data);
+	if (total + npages > as->cur >> PAGE_SHIFT)
+		return false;
+	if (!is_data_mapping(flags) || data + npages <= dl->cur >> PAGE_SHIFT)
+		return true;
+	/* Valgrind sets a soft limit of 0 and expects its own mappings to
+	 * be let through up to the hard limit: Linux lets them. */
+	if (dl->cur == 0 && data + npages <= dl->max >> PAGE_SHIFT)
+		return true;
+	pr_warn_once("%s (%d): VmData %lu exceed data ulimit %lu. Update limits%s.\n",
+		     current->comm, current->pid, (unsigned long)((data + npages) << PAGE_SHIFT),
+		     (unsigned long)dl->cur,
+		     ignore_rlimit_data ? "" : " or use boot option ignore_rlimit_data");
+	return ignore_rlimit_data;
+}
+
+/*
+ * RLIMIT_DATA bounds the heap and the initialized data together (Linux's
+ * check_data_rlimit), checked on the break asked for, before rounding, so
+ * that a limit that is not a multiple of the page size still holds.
+ */
+static bool brk_within_data_rlimit(struct mm *mm, uint64_t brk)
+{
+	uint64_t limit = current->rlim[RLIMIT_DATA].cur;
+
+	return limit == RLIM_INFINITY ||
+	       (brk - mm->start_brk) + (mm->end_data - mm->start_data) <= limit;
+}
+
+/* May the heap grow to new_end? Not into another mapping, and always a
+ * page short of the next area (and of a stack's guard gap), as Linux. */
+static bool brk_room_to_grow(struct mm *mm, uint64_t old_end, uint64_t new_end)
+{
+	struct vma *next = find_vma_intersection(mm, old_end, TASK_SIZE);
+
+	return !next || new_end + PAGE_SIZE <= vm_start_gap(next);
+}
+
+/* The heap grows from old_end to new_end (page aligned): 0 or -errno. */
+static int brk_grow(struct mm *mm, uint64_t old_end, uint64_t new_end)
+{
+	int err = check_fixed_range(old_end, new_end - old_end);
+
+	if (err)
+		return err;
+	if (!brk_room_to_grow(mm, old_end, new_end))
+		return -ENOMEM;
+	return do_brk_flags(mm, old_end, new_end - old_end, VM_HEAP);
+}
+
 /*
  * brk(addr): move the end of the heap to addr and return the new break; on
  * any failure (and for brk(0)) return the current break unchanged, as
  * Linux does. The heap's pages are demand-zero like any anonymous memory.
+ * Shrinking needs the heap to be mapped where it shrinks from (a program
+ * may have unmapped it); growing is bounded by RLIMIT_DATA, RLIMIT_AS and
+ * the next mapping.
  */
 long sys_brk(unsigned long addr)
 {
 	struct mm *mm = current->mm;
 	if (!mm)
 		return -ENOMEM;
-	if (addr < mm->start_brk || addr > TASK_SIZE)
+	if (addr < mm->start_brk || addr > TASK_SIZE || !brk_within_data_rlimit(mm, addr))
 		return mm->brk;
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
 	uint64_t new_end = ALIGN_UP(addr, PAGE_SIZE);
-	if (new_end > old_end) {
-		if (range_in_use(mm, old_end, new_end))
-			return mm->brk; /* would run into another mapping */
-		if (do_brk_flags(mm, old_end, new_end - old_end, VM_HEAP))
+	if (new_end < old_end) {
+		if (!find_vma_intersection(mm, new_end, old_end) ||
+		    vma_unmap(mm, new_end, old_end - new_end))
 			return mm->brk;
-	} else if (new_end < old_end) {
-		if (vma_unmap(mm, new_end, old_end - new_end))
-			return mm->brk;
+	} else if (new_end > old_end && brk_grow(mm, old_end, new_end)) {
+		return mm->brk;
 	}
 	mm->brk = addr;
 	return addr;
@@ -162,23 +240,24 @@ static long mmap_address(struct mm *mm, uint64_t addr, uint64_t len, unsigned lo
 
 /*
  * The area's flags for a mapping of file (NULL: anonymous) with these
- * prot and flags, or -errno if the file may not be mapped so. A shared
- * anonymous mapping gets its unnamed file here (*filep).
+ * prot and flags, or -errno if the file may not be mapped so. Shared
+ * anonymous memory gets its unnamed file here (*shm); so does a shared
+ * mapping of /dev/zero, which is the same thing, and a private one is
+ * anonymous memory that keeps the file to show (VM_ANON_FILE), as Linux.
  */
-static long mmap_vm_flags(struct file **filep, uint64_t len, unsigned long prot,
-			  unsigned long flags)
+static long mmap_vm_flags(struct file *file, struct file **shm, uint64_t len,
+			  unsigned long prot, unsigned long flags)
 {
 	bool shared = (flags & MAP_TYPE) != MAP_PRIVATE;
 	unsigned vm_flags = prot;
-	struct file *file = *filep;
-	int err;
+	bool anonymous = !file || file_mmap_anonymous(file);
 
 	if (file) {
-		err = file_mmap_check(file, shared && (prot & PROT_WRITE));
+		int err = file_mmap_check(file, shared && (prot & PROT_WRITE));
 		if (err)
 			return err;
-		if (shared)
-			vm_flags |= VM_SHARED | (file_mmap_check(file, true) == 0 ? VM_MAYWRITE : 0);
+		if (shared && file_mmap_check(file, true) == 0)
+			vm_flags |= VM_MAYWRITE;
 		/* A write-sealed memfd (mm/memfd.c): no shared writable mapping,
 		 * and a read-only one may never become writable (Linux's
 		 * seal_check_write and is_readonly_sealed). */
@@ -187,14 +266,42 @@ static long mmap_vm_flags(struct file **filep, uint64_t len, unsigned long prot,
 				return -EPERM;
 			vm_flags &= ~VM_MAYWRITE;
 		}
-	} else if (shared) {
-		file = shmem_zero_setup(len);
-		if (IS_ERR(file))
-			return PTR_ERR(file);
-		*filep = file;
-		vm_flags |= VM_SHARED | VM_MAYWRITE | VM_SHMEM;
+	} else {
+		vm_flags |= VM_MAYWRITE;
 	}
+	if (anonymous && shared) {
+		*shm = shmem_zero_setup(len);
+		if (IS_ERR(*shm))
+			return PTR_ERR(*shm);
+		vm_flags |= VM_SHMEM;
+	} else if (file && anonymous) {
+		vm_flags |= VM_ANON_FILE;
+	}
+	if (shared)
+		vm_flags |= VM_SHARED;
+	else
+		vm_flags &= ~VM_MAYWRITE; /* only shared areas say it */
 	return vm_flags;
+}
+
+/* Pages of [start, end) that areas cover (Linux's count_vma_pages_range). */
+static uint64_t mapped_pages(struct mm *mm, uint64_t start, uint64_t end)
+{
+	uint64_t bytes = 0;
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->end > start)
+			bytes += MIN(end, v->end) - MAX(start, v->start);
+	return bytes >> PAGE_SHIFT;
+}
+
+/* May a mapping of len bytes at addr be added? What a MAP_FIXED mapping
+ * replaces is given back first, as Linux's mmap_region counts it. */
+static bool mmap_may_expand(struct mm *mm, uint64_t addr, uint64_t len, unsigned vm_flags)
+{
+	uint64_t pages = len >> PAGE_SHIFT;
+
+	return may_expand_vm(mm, vm_flags, pages) ||
+	       may_expand_vm(mm, vm_flags, pages - mapped_pages(mm, addr, addr + len));
 }
 
 long do_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
@@ -220,14 +327,16 @@ long do_mmap(struct file *file, uint64_t addr, uint64_t len, unsigned long prot,
 		return -EPERM;
 	if ((lock & VM_LOCKED) && !mlock_future_ok(mm, len))
 		return -EAGAIN;
-	vm_flags = mmap_vm_flags(file ? &file : &shm, len, prot, flags);
+	vm_flags = mmap_vm_flags(file, &shm, len, prot, flags);
 	if (vm_flags < 0)
 		return vm_flags;
 	vm_flags |= lock;
 	if (shm)
 		file = shm, pgoff = 0;
-	/* A private writable mapping is counted as memory it may need. */
 	ret = -ENOMEM;
+	if (!mmap_may_expand(mm, addr, len, vm_flags))
+		goto out;
+	/* A private writable mapping is counted as memory it may need. */
 	if (!(vm_flags & VM_SHARED) && (prot & PROT_WRITE) && !(flags & MAP_NORESERVE) &&
 	    !vm_enough_memory(len >> PAGE_SHIFT))
 		goto out;
@@ -315,6 +424,26 @@ long sys_munmap(unsigned long addr, unsigned long len)
 	return vm_munmap(addr, len);
 }
 
+/*
+ * Memory that becomes writable may become data (is_data_mapping) and so
+ * count against RLIMIT_DATA, as Linux's mprotect_fixup checks; Linux
+ * checks area by area and may leave the first ones changed, here the
+ * whole range is checked first.
+ */
+static bool mprotect_may_expand(struct mm *mm, uint64_t start, uint64_t end, unsigned long prot)
+{
+	uint64_t pages = 0;
+
+	if (!(prot & PROT_WRITE))
+		return true;
+	for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
+		if (v->end > start && !is_data_mapping(v->flags) &&
+		    is_data_mapping((v->flags & ~PROT_MASK) | prot))
+			pages += (MIN(end, v->end) - MAX(start, v->start)) >> PAGE_SHIFT;
+	/* Refused only for the data limit: the pages are in the total already. */
+	return !pages || may_expand_vm(mm, VM_WRITE, pages) || !may_expand_vm(mm, 0, pages);
+}
+
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 {
 	struct mm *mm = current->mm;
@@ -326,6 +455,8 @@ long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot)
 	if (len == 0)
 		return 0;
 	if (len > TASK_SIZE || addr > TASK_SIZE - ALIGN_UP(len, PAGE_SIZE))
+		return -ENOMEM;
+	if (!mprotect_may_expand(mm, addr, addr + ALIGN_UP(len, PAGE_SIZE), prot))
 		return -ENOMEM;
 	return vma_protect(mm, addr, len, prot);
 }
@@ -353,14 +484,18 @@ static int check_old_range(struct mm *mm, uint64_t addr, uint64_t old_len)
 	return 0;
 }
 
-/* May the area at addr, if locked, grow from old_len to new_len bytes
- * within RLIMIT_MEMLOCK? -EAGAIN if not, as Linux's vma_to_resize. */
-static int check_lock_growth(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t new_len)
+/* May the area at addr grow from old_len to new_len bytes? If locked,
+ * within RLIMIT_MEMLOCK (-EAGAIN), and within the address-space limits
+ * (-ENOMEM), as Linux's vma_to_resize. */
+static int check_growth(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t new_len)
 {
 	struct vma *v = vma_find(mm, addr);
-	if (v && (v->flags & VM_LOCKED) && new_len > old_len &&
-	    !mlock_future_ok(mm, new_len - old_len))
+	if (!v || new_len <= old_len)
+		return 0;
+	if ((v->flags & VM_LOCKED) && !mlock_future_ok(mm, new_len - old_len))
 		return -EAGAIN;
+	if (!may_expand_vm(mm, v->flags, (new_len - old_len) >> PAGE_SHIFT))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -399,9 +534,12 @@ static long mremap_to(struct mm *mm, uint64_t addr, uint64_t old_len, uint64_t n
 	}
 	err = check_old_range(mm, addr, old_len);
 	if (!err)
-		err = check_lock_growth(mm, addr, old_len, new_len);
+		err = check_growth(mm, addr, old_len, new_len);
 	if (err)
 		return err;
+	/* What stays behind still counts: the space grows by old_len. */
+	if ((flags & MREMAP_DONTUNMAP) && !may_expand_vm(mm, vma_find(mm, addr)->flags, old_len >> PAGE_SHIFT))
+		return -ENOMEM;
 	uint64_t to = new_addr;
 	if (!(flags & MREMAP_FIXED) && !(to = get_unmapped_area(mm, new_addr, new_len)))
 		return -ENOMEM;
@@ -459,7 +597,7 @@ long sys_mremap(unsigned long addr, unsigned long old_len, unsigned long new_len
 	}
 	int err = check_old_range(mm, addr, old_len);
 	if (!err)
-		err = check_lock_growth(mm, addr, old_len, new_len);
+		err = check_growth(mm, addr, old_len, new_len);
 	if (err)
 		return err;
 	/* Grow in place: the old range must end where its area ends. */
@@ -568,7 +706,7 @@ long sys_madvise(unsigned long addr, unsigned long len, unsigned long advice)
 		 * EINVAL (having freed the anonymous areas before it; here
 		 * nothing is done). */
 		for (struct vma *v = mm->vmas; v && v->start < end; v = v->next)
-			if (v->end > addr && v->vm_file)
+			if (v->end > addr && vma_backing_file(v))
 				return -EINVAL;
 	}
 	switch (advice) {

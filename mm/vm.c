@@ -376,9 +376,7 @@ struct vma *find_vma_intersection(struct mm *mm, uint64_t start, uint64_t end)
 	return NULL;
 }
 
-/* Where the gap before area v ends: a stack keeps its guard gap free
- * (Linux's vm_start_gap). */
-static uint64_t vm_start_gap(const struct vma *v)
+uint64_t vm_start_gap(const struct vma *v)
 {
 	if (!(v->flags & VM_STACK))
 		return v->start;
@@ -452,6 +450,8 @@ int expand_stack(struct mm *mm, uint64_t addr)
 		return -ENOMEM;
 	if (v->start <= addr)
 		return 0; /* nothing to grow */
+	if (!may_expand_vm(mm, v->flags, (v->start - addr) >> PAGE_SHIFT))
+		return -ENOMEM;
 	if (addr < MMAP_MIN_ADDR || v->end - addr > limit)
 		return -ENOMEM;
 	/* The area below keeps its distance (prev->end <= addr here), unless
@@ -473,7 +473,7 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 		for (struct vma *v = mm->vmas; v; v = v->next) {
 			uint64_t start = v->start;
 
-			if (!v->vm_file || file_inode(v->vm_file) != inode ||
+			if (!vma_backing_file(v) || file_inode(v->vm_file) != inode ||
 			    v->vm_pgoff + ((v->end - v->start) >> PAGE_SHIFT) <= from_index)
 				continue;
 			if (from_index > v->vm_pgoff)
@@ -657,10 +657,10 @@ void mm_count(struct mm *mm, struct mm_counts *c)
 		c->total += pages;
 		if (v->flags & VM_STACK)
 			c->stack += pages;
-		else if (v->flags & VM_WRITE)
+		else if (is_data_mapping(v->flags))
 			c->data += pages;
 		count_present(mm->pml4, 3, 0, v->start, v->end, c);
-		if (v->vm_file)
+		if (vma_backing_file(v))
 			c->file_rss += c->rss - rss;
 	}
 	/* The user half only: entries 0..255 of the top table. */

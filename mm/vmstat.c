@@ -38,7 +38,7 @@ static void count_frame(struct user_page_stats *s, uint8_t *seen, const struct v
 			return;
 		seen[pfn / 8] |= 1 << (pfn % 8);
 	}
-	if (v->vm_file) {
+	if (vma_backing_file(v)) {
 		void *page = find_get_page(v->vm_file, v->vm_pgoff + ((va - v->start) >> PAGE_SHIFT));
 
 		file = page && virt_to_phys(page) == (pte & PTE_ADDR);

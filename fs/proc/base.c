@@ -48,6 +48,9 @@ struct pid_entry {
 	/* Only for a reader that may look into the process (ptrace_may_access):
 	 * opening the file, or reading or following the link, gives EACCES. */
 	bool restricted;
+	/* A file that is not text made whole at read (mem): its own
+	 * operations, which make their own checks. */
+	const struct file_operations *fops;
 };
 
 /* Inode numbers (pid_ino, internal.h): PID directories and their files (1 + index), fds at
@@ -458,33 +461,36 @@ static struct dentry *dentry_exe(struct task *t)
 /* The directories among pid_entries, by their index. */
 #define PE_TASK 0
 #define PE_FD 1
-#define PE_FDINFO 2
-#define PE_NS 3
+#define PE_MAP_FILES 2
+#define PE_FDINFO 3
+#define PE_NS 4
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
 static const struct pid_entry pid_entries[] = {
-	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false },
-	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false },
-	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false },
-	{ "ns", DIR_NS_MODE, NULL, NULL, NULL, false },
-	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true },
-	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true },
-	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false },
-	{ "personality", S_IFREG | 0400, show_personality, NULL, NULL, true },
-	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false },
-	{ "syscall", S_IFREG | 0400, show_syscall, NULL, NULL, true },
-	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false },
-	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL, false },
-	{ "statm", S_IFREG | 0444, show_statm, NULL, NULL, false },
-	{ "maps", S_IFREG | 0444, show_maps, NULL, NULL, true },
-	{ "cwd", S_IFLNK | 0777, NULL, NULL, link_cwd, true },
-	{ "root", S_IFLNK | 0777, NULL, NULL, link_root, true },
-	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe, true },
-	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL, false },
-	{ "smaps", S_IFREG | 0444, show_smaps, NULL, NULL, true },
-	{ "smaps_rollup", S_IFREG | 0444, show_smaps_rollup, NULL, NULL, true },
-	{ "wchan", S_IFREG | 0444, show_wchan, NULL, NULL, false },
+	{ "task", DIR_TASK_MODE, NULL, NULL, NULL, false, NULL },
+	{ "fd", DIR_FD_MODE, NULL, NULL, NULL, false, NULL },
+	{ "map_files", DIR_FD_MODE, NULL, NULL, NULL, false, NULL },
+	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false, NULL },
+	{ "ns", DIR_NS_MODE, NULL, NULL, NULL, false, NULL },
+	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true, NULL },
+	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true, NULL },
+	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false, NULL },
+	{ "personality", S_IFREG | 0400, show_personality, NULL, NULL, true, NULL },
+	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false, NULL },
+	{ "syscall", S_IFREG | 0400, show_syscall, NULL, NULL, true, NULL },
+	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false, NULL },
+	{ "stat", S_IFREG | 0444, show_stat, NULL, NULL, false, NULL },
+	{ "statm", S_IFREG | 0444, show_statm, NULL, NULL, false, NULL },
+	{ "maps", S_IFREG | 0444, show_maps, NULL, NULL, true, NULL },
+	{ "mem", S_IFREG | 0600, NULL, NULL, NULL, false, &proc_mem_fops },
+	{ "cwd", S_IFLNK | 0777, NULL, NULL, link_cwd, true, NULL },
+	{ "root", S_IFLNK | 0777, NULL, NULL, link_root, true, NULL },
+	{ "exe", S_IFLNK | 0777, NULL, NULL, link_exe, true, NULL },
+	{ "mounts", S_IFREG | 0444, show_task_mounts, NULL, NULL, false, NULL },
+	{ "smaps", S_IFREG | 0444, show_smaps, NULL, NULL, true, NULL },
+	{ "smaps_rollup", S_IFREG | 0444, show_smaps_rollup, NULL, NULL, true, NULL },
+	{ "wchan", S_IFREG | 0444, show_wchan, NULL, NULL, false, NULL },
 };
 
 /* Opening a per-process file: the restricted ones only for those who may
@@ -550,6 +556,8 @@ static const struct inode_operations proc_fd_dir_iops;
 static const struct file_operations proc_fd_dir_fops;
 static const struct inode_operations proc_fdinfo_dir_iops;
 static const struct file_operations proc_fdinfo_dir_fops;
+static const struct inode_operations proc_map_files_dir_iops;
+static const struct file_operations proc_map_files_dir_fops;
 
 /*
  * An inode for something of task t, owned by its effective ids (Linux's
@@ -572,6 +580,8 @@ struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino
 	PROC_I(inode)->serial = t->serial;
 	return inode;
 }
+
+static struct dentry *map_files_dentry(struct task *t, uint64_t start, uint64_t end);
 
 /*
  * The magic links (exe, cwd, root, fd/N): their text for readlink, and the
@@ -599,6 +609,8 @@ static struct dentry *proc_pid_get_link_dentry(struct inode *inode)
 		return ERR_PTR(-ENOENT);
 	if (!ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
 		return ERR_PTR(-EACCES);
+	if (pi->vm_end)
+		return map_files_dentry(t, pi->vm_start, pi->vm_end);
 	if (pi->fd >= 0) {
 		if (!(file = files_lookup(t->files, pi->fd)))
 			return ERR_PTR(-ENOENT);
@@ -674,6 +686,9 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		} else if (i == PE_FD) {
 			inode->i_op = &proc_fd_dir_iops;
 			inode->i_fop = &proc_fd_dir_fops;
+		} else if (i == PE_MAP_FILES) {
+			inode->i_op = &proc_map_files_dir_iops;
+			inode->i_fop = &proc_map_files_dir_fops;
 		} else if (i == PE_FDINFO) {
 			inode->i_op = &proc_fdinfo_dir_iops;
 			inode->i_fop = &proc_fdinfo_dir_fops;
@@ -682,6 +697,8 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 			inode->i_fop = &proc_ns_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
 			inode = link_inode(inode, p->link, t, NULL);
+		} else if (p->fops) {
+			inode->i_fop = p->fops;
 		}
 		return finish_lookup(parent, name, len, inode);
 	}
@@ -843,6 +860,139 @@ static const struct file_operations proc_fd_dir_fops = {
 	.iterate = proc_fd_readdir,
 };
 
+/* ---- /proc/PID/map_files: a link per file-backed area -------------------------- */
+
+#define MAP_FILES_INO_BASE 0x1000 /* + the area's index, below TASK_INO */
+
+/* "START-END" as Linux writes and reads it (dname_to_vma_addr): lowercase
+ * hex, no leading zero, nothing more. false if name is not one. */
+static bool parse_area_name(const char *name, size_t len, uint64_t *start, uint64_t *end)
+{
+	uint64_t *out[2] = { start, end };
+	size_t i = 0;
+
+	for (int part = 0; part < 2; part++) {
+		size_t first = i;
+		*out[part] = 0;
+		for (; i < len && name[i] != '-'; i++) {
+			int d = hex_to_bin(name[i]);
+			if (d < 0 || *out[part] >> 60)
+				return false;
+			*out[part] = *out[part] << 4 | d;
+		}
+		if (i == first || (name[first] == '0' && i - first > 1))
+			return false;
+		if (part == 0 && (i == len || name[i++] != '-'))
+			return false;
+	}
+	return i == len;
+}
+
+/* The area of t's memory that is exactly [start, end) and maps a file,
+ * and its index; NULL if none. */
+static struct vma *exact_file_area(struct task *t, uint64_t start, uint64_t end, int *index)
+{
+	int i = 0;
+
+	for (struct vma *v = t->mm ? t->mm->vmas : NULL; v && v->start <= start; v = v->next, i++)
+		if (v->start == start && v->end == end && v->vm_file) {
+			*index = i;
+			return v;
+		}
+	return NULL;
+}
+
+static char *shmem_link(struct task *t, char *buf, size_t size)
+{
+	(void)t;
+	snprintf(buf, size, "/dev/zero (deleted)");
+	return buf;
+}
+
+static struct dentry *proc_map_files_lookup(struct inode *dir, struct dentry *parent, const char *name,
+					    size_t len)
+{
+	struct task *t = inode_task(dir);
+	uint64_t start, end;
+	struct vma *v;
+	int index;
+
+	if (!t || !parse_area_name(name, len, &start, &end))
+		return NULL;
+	if (t->mm && !ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return ERR_PTR(-EACCES);
+	if (!(v = exact_file_area(t, start, end, &index)))
+		return NULL;
+	/* As fd/N, the link's mode tells how the file was opened. */
+	unsigned int fmode = v->vm_file->f_mode;
+	struct inode *inode = pid_inode(dir->i_sb, t, S_IFLNK | ((fmode & FMODE_READ) ? 0400 : 0) |
+				       ((fmode & FMODE_WRITE) ? 0200 : 0),
+				       pid_ino(t->pid, MAP_FILES_INO_BASE + (index & 0xfff)));
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	PROC_I(inode)->vm_start = start;
+	PROC_I(inode)->vm_end = end;
+	/* Shared anonymous memory is shown as Linux names its file. */
+	inode = v->flags & VM_SHMEM ? link_inode(inode, shmem_link, t, NULL) :
+				       link_inode(inode, NULL, t, v->vm_file);
+	if (!IS_ERR_OR_NULL(inode))
+		inode->i_size = 64; /* what Linux's lstat says of every one */
+	return finish_lookup(parent, name, len, inode);
+}
+
+/* Following one (not reading it) is for CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE only: a link could lead past the permissions of
+ * the directories above the file (Linux's proc_map_files_get_link). */
+static struct dentry *map_files_dentry(struct task *t, uint64_t start, uint64_t end)
+{
+	int index;
+	struct vma *v;
+
+	if (!capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
+		return ERR_PTR(-EPERM);
+	v = exact_file_area(t, start, end, &index);
+	if (!v)
+		return ERR_PTR(-ENOENT);
+	return v->vm_file->f_dentry ? dget(v->vm_file->f_dentry) : NULL;
+}
+
+static int proc_map_files_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *inode = file->f_inode;
+	struct task *t = inode_task(inode);
+	loff_t pos = DIR_POS_FIRST;
+	int index = 0;
+
+	if (!t)
+		return -ENOENT;
+	if (!dir_emit_dots(ctx, inode->i_ino, pid_ino(t->pid, 0)))
+		return 0;
+	if (t->mm && !ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
+		return -EACCES;
+	for (struct vma *v = t->mm ? t->mm->vmas : NULL; v; v = v->next, index++) {
+		char name[40];
+		if (!v->vm_file || pos++ < ctx->pos)
+			continue;
+		snprintf(name, sizeof(name), "%lx-%lx", (unsigned long)v->start, (unsigned long)v->end);
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, MAP_FILES_INO_BASE + (index & 0xfff)),
+			      DT_LNK))
+			return 0;
+		ctx->pos = pos;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_map_files_dir_iops = {
+	.lookup = proc_map_files_lookup,
+	.permission = proc_fd_permission,
+	.evict = proc_evict,
+};
+
+static const struct file_operations proc_map_files_dir_fops = {
+	.llseek = generic_file_llseek,
+	.iterate = proc_map_files_readdir,
+};
+
 /* ---- /proc/PID/fdinfo: what each descriptor's file is ------------------------- */
 
 /* Linux's common lines (fs/proc/fd.c: seq_show), then the file's own.
@@ -875,7 +1025,7 @@ static int proc_fdinfo_permission(struct inode *inode, int mask)
 	return generic_permission(inode, mask);
 }
 
-static const struct pid_entry fdinfo_file_entry = { "fdinfo", S_IFREG | 0444, NULL, NULL, NULL, false };
+static const struct pid_entry fdinfo_file_entry = { "fdinfo", S_IFREG | 0444, NULL, NULL, NULL, false, NULL };
 
 static const struct inode_operations proc_fdinfo_file_iops = {
 	.permission = proc_fdinfo_permission,

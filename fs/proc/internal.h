@@ -44,12 +44,15 @@ struct proc_inode {
 	uint64_t serial;                        /* ... and that task's serial, */
 						/* so a reused pid is not taken for it */
 	int fd;                                 /* /proc/PID/fd/N, fdinfo/N: N */
+	uint64_t vm_start, vm_end;              /* map_files/START-END, or 0 */
 	bool thread;                            /* under /proc/PID/task/TID: one thread's view */
 	char *link;                             /* a symlink's target, made at lookup */
 	const struct proc_ns_operations *ns_ops; /* /proc/PID/ns/X: which kind */
 };
 
 static inline struct proc_inode *PROC_I(struct inode *inode) { return inode->i_private; }
+/* /proc/PID/mem (mem.c). */
+extern const struct file_operations proc_mem_fops;
 
 #define PROC_ROOT_INO 1
 /* Readdir positions in /proc: the registered entries from DIR_POS_FIRST,

@@ -58,7 +58,7 @@ static void account_page(uint64_t va, uint64_t pte, void *arg)
 	struct smaps_walk *w = arg;
 	struct smaps_stats *s = w->s;
 	void *page = phys_to_virt(pte & PTE_ADDR);
-	bool file = w->v->vm_file && is_file_page(w->v, va, page);
+	bool file = vma_backing_file(w->v) && is_file_page(w->v, va, page);
 	bool special = w->v->vm_special != NULL;
 	unsigned owners = page_count(page) - file - special;
 	bool dirty = !special;
@@ -115,11 +115,19 @@ static void pad_name(struct seq_file *m, size_t line_start, const char *name)
 	seq_printf(m, " %s", name);
 }
 
-/* Linux's show_map_vma: one line of /proc/PID/maps, without its newline. */
-static void show_map_vma(struct seq_file *m, const struct vma *v)
+/* Linux calls [heap] any area without a file that overlaps the range
+ * from the heap's start to the break, whatever made it: a guard page a
+ * malloc put there with mmap is "[heap]" too. */
+static bool is_initial_heap(const struct mm *mm, const struct vma *v)
 {
-	const char *name = (v->flags & VM_HEAP) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" :
-			   v->vm_special ? v->vm_special->name : NULL;
+	return v->start <= mm->brk && v->end >= mm->start_brk;
+}
+
+/* Linux's show_map_vma: one line of /proc/PID/maps, without its newline. */
+static void show_map_vma(struct seq_file *m, const struct mm *mm, const struct vma *v)
+{
+	const char *name = v->vm_special ? v->vm_special->name :
+			   is_initial_heap(mm, v) ? "[heap]" : (v->flags & VM_STACK) ? "[stack]" : NULL;
 	struct file *f = v->vm_file;
 	char path[256];
 	size_t start = m->count;
@@ -145,7 +153,7 @@ int show_maps(struct seq_file *m, struct task *t)
 	if (!t->mm)
 		return 0;
 	for (struct vma *v = t->mm->vmas; v; v = v->next) {
-		show_map_vma(m, v);
+		show_map_vma(m, t->mm, v);
 		seq_putc(m, '\n');
 	}
 	return 0;
@@ -231,7 +239,7 @@ int show_smaps(struct seq_file *m, struct task *t)
 		struct smaps_stats s = { 0 };
 
 		gather_stats(t->mm, v, &s);
-		show_map_vma(m, v);
+		show_map_vma(m, t->mm, v);
 		seq_putc(m, '\n');
 		show_kb(m, "Size:", v->end - v->start);
 		show_kb(m, "KernelPageSize:", PAGE_SIZE);

@@ -85,6 +85,11 @@ struct task *first_task(void) { return current; }
 struct task *find_task(pid_t pid) { return current && current->pid == pid ? current : NULL; }
 struct inode; void unmap_mapping_range(struct inode *inode, uint64_t from) { (void)inode, (void)from; }
 int mm_read(struct mm *mm, uint64_t va, void *dst, size_t len) { (void)mm, (void)va, (void)dst, (void)len; return -EFAULT; }
+/* /proc/PID/mem (fs/proc/mem.c): no process memory here. */
+int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len) { (void)mm, (void)va, (void)src, (void)len; return -EFAULT; }
+struct vma *vma_find(struct mm *mm, uint64_t addr) { (void)mm, (void)addr; return NULL; }
+struct mm *mm_get(struct mm *mm) { return mm; }
+void mm_put(struct mm *mm) { (void)mm; }
 void mm_count(struct mm *mm, struct mm_counts *c) { (void)mm; memset(c, 0, sizeof(*c)); }
 uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end) { (void)mm, (void)start, (void)end; return 0; }
 unsigned page_count(const void *page) { (void)page; return 1; }

@@ -63,6 +63,7 @@ void fput(struct file *file)
 }
 
 void allow_write_access(struct file *file) { CHECK(file == interp_file || file == the_file); }
+bool file_mmap_anonymous(const struct file *file) { (void)file; return false; }
 int file_mmap_check(struct file *file, bool shared_write) { (void)file, (void)shared_write; return 0; }
 
 int begin_new_exec(struct linux_binprm *bprm)

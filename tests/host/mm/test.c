@@ -160,6 +160,8 @@ struct file *shmem_zero_setup(uint64_t size)
 /* ipc/shm.c is not here: no area is a System V segment's. */
 void shm_area_close(struct file *f) {}
 unsigned int memfd_file_seals(struct file *f) { (void)f; return 0; }
+/* No device files here: nothing maps as /dev/zero does. */
+bool file_mmap_anonymous(const struct file *f) { (void)f; return false; }
 int file_mmap_check(struct file *f, bool shared_write)
 {
 	if (f->path)
@@ -1075,6 +1077,8 @@ int main(void)
 	static struct cred user_cred = { .usage = 1, .uid = 1000, .euid = 1000 };
 	struct task task = { .mm = mm, .cred = &user_cred, .real_cred = &user_cred };
 	task.rlim[RLIMIT_STACK] = (struct rlimit){ 8 << 20, RLIM_INFINITY };
+	/* No limit on the address space or data, as a new process has. */
+	task.rlim[RLIMIT_AS] = task.rlim[RLIMIT_DATA] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
 	current = &task;
 	fake_files();
 	test_areas(mm);
