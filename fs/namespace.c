@@ -208,13 +208,10 @@ struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
 	ns = kzalloc(sizeof(*ns));
 	if (!ns)
 		return ERR_PTR(-ENOMEM);
-	ns->ns.inum = ns_alloc_inum();
-	if (!ns->ns.inum) {
+	if (ns_common_init(&ns->ns, &mntns_operations)) {
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
-	ns->ns.count = 1;
-	ns->ns.ops = &mntns_operations;
 	tail = &ns->mounts;
 	for (struct mount *m = old->mounts; m; m = m->next) {
 		if (!(*tail = clone_mount(m))) {

@@ -113,6 +113,9 @@ void exit_task_namespaces(struct task *t);
 /* An inode number for a new namespace; 0 if none is left. */
 unsigned int ns_alloc_inum(void);
 void ns_free_inum(unsigned int inum);
+/* The common part of a new namespace of this kind: its inode number, one
+ * reference. 0, or -ENOSPC when no number is left. */
+int ns_common_init(struct ns_common *ns, const struct proc_ns_operations *ops);
 
 /* kernel/utsname.c */
 extern struct uts_namespace init_uts_ns;

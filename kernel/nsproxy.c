@@ -57,6 +57,16 @@ void ns_free_inum(unsigned int inum)
 		inum_used[i / 64] &= ~(1ULL << (i % 64));
 }
 
+int ns_common_init(struct ns_common *ns, const struct proc_ns_operations *ops)
+{
+	ns->inum = ns_alloc_inum();
+	if (!ns->inum)
+		return -ENOSPC;
+	ns->count = 1;
+	ns->ops = ops;
+	return 0;
+}
+
 /* ---- the set -------------------------------------------------------------- */
 
 static void free_nsproxy(struct nsproxy *ns)

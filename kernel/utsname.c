@@ -67,13 +67,10 @@ struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old)
 	ns = kmalloc(sizeof(*ns));
 	if (!ns)
 		return ERR_PTR(-ENOMEM);
-	ns->ns.inum = ns_alloc_inum();
-	if (!ns->ns.inum) {
+	if (ns_common_init(&ns->ns, &utsns_operations)) {
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
-	ns->ns.count = 1;
-	ns->ns.ops = &utsns_operations;
 	ns->name = old->name;
 	return ns;
 }
