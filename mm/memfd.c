@@ -22,6 +22,7 @@
  * once per check.
  */
 #include "../fs/vfs.h" /* struct file, struct inode, as Linux's <linux/fs.h> */
+#include <linux/init.h>
 #include <memfd.h>
 #include <mm.h>
 #include <sched.h>
@@ -43,7 +44,8 @@
 /* The dentry's name must fit NAME_MAX (255) with its prefix. */
 #define MFD_NAME_MAX_LEN (255 - MFD_NAME_PREFIX_LEN)
 
-/* The internal tmpfs of every memfd, made at the first memfd_create. */
+/* The internal tmpfs of every memfd, made at boot as Linux's shm_mnt (so
+ * that the first memfd_create does not leave memory behind it). */
 static struct super_block *shm_sb;
 
 /* Seals for regular files of tmpfs only (Linux: shmem and hugetlbfs). */
@@ -101,11 +103,16 @@ long memfd_fcntl(struct file *file, unsigned int cmd, unsigned long arg)
 	return seals ? (long)*seals : -EINVAL;
 }
 
-/* The internal tmpfs, made once and kept. NULL if out of memory. */
+static int memfd_init(void)
+{
+	shm_sb = ramfs_mount("tmpfs");
+	return shm_sb ? 0 : -ENOMEM;
+}
+fs_initcall(memfd_init);
+
+/* The internal tmpfs; NULL if there was no memory for it at boot. */
 static struct super_block *get_shm_sb(void)
 {
-	if (!shm_sb)
-		shm_sb = ramfs_mount("tmpfs");
 	return shm_sb;
 }
 

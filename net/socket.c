@@ -14,6 +14,7 @@
  * when no module provides it.
  */
 #include "../fs/vfs.h"
+#include <linux/init.h>
 #include <mm.h>
 #include <net.h>
 #include <poll.h>
@@ -24,20 +25,27 @@
 
 /* ---- sockfs ----------------------------------------------------------------- */
 
+/* Made at boot, as Linux's sock_init mounts sockfs: the first socket
+ * leaves nothing behind it. */
 static struct super_block *sock_sb;
 
+static int sockfs_init(void)
+{
+	sock_sb = kzalloc(sizeof(*sock_sb));
+	if (!sock_sb)
+		return -ENOMEM;
+	sock_sb->s_dev = get_anon_dev();
+	sock_sb->s_next_ino = 1;
+	sock_sb->s_type = "sockfs";
+	sock_sb->s_magic = SOCKFS_MAGIC;
+	sock_sb->s_drop_unused = true;
+	return 0;
+}
+fs_initcall(sockfs_init);
+
+/* sockfs; NULL if there was no memory for it at boot. */
 static struct super_block *get_sock_sb(void)
 {
-	if (!sock_sb) {
-		sock_sb = kzalloc(sizeof(*sock_sb));
-		if (!sock_sb)
-			return NULL;
-		sock_sb->s_dev = get_anon_dev();
-		sock_sb->s_next_ino = 1;
-		sock_sb->s_type = "sockfs";
-		sock_sb->s_magic = SOCKFS_MAGIC;
-		sock_sb->s_drop_unused = true;
-	}
 	return sock_sb;
 }
 

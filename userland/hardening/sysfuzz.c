@@ -48,6 +48,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -497,17 +499,33 @@ static void unmount_all(void)
 	}
 }
 
-/* Remove the System V shared memory segments the calls made: they outlive
- * their processes by design (ipcrm -a), so they are not a leak. */
-static void remove_shm_segments(void)
+/* Remove the System V segments, semaphore sets and message queues the
+ * calls made: they outlive their processes by design (ipcrm -a), so they
+ * are not a leak. Each IPC_INFO says the highest index in use. */
+static void remove_ipc_objects(void)
 {
-	struct shmid_ds ds;
-	int max = shmctl(0, IPC_INFO, &ds);
+	struct shmid_ds shm;
+	struct semid_ds sem;
+	struct msqid_ds msg;
+	struct seminfo seminfo;
+	int max = shmctl(0, IPC_INFO, &shm);
 
 	for (int idx = 0; idx <= max; idx++) {
-		int id = shmctl(idx, SHM_STAT, &ds);
+		int id = shmctl(idx, SHM_STAT, &shm);
 		if (id >= 0)
 			shmctl(id, IPC_RMID, NULL);
+	}
+	max = semctl(0, 0, IPC_INFO, &seminfo);
+	for (int idx = 0; idx <= max; idx++) {
+		int id = semctl(idx, 0, SEM_STAT, &sem);
+		if (id >= 0)
+			semctl(id, 0, IPC_RMID);
+	}
+	max = msgctl(0, IPC_INFO, &msg);
+	for (int idx = 0; idx <= max; idx++) {
+		int id = msgctl(idx, MSG_STAT, &msg);
+		if (id >= 0)
+			msgctl(id, IPC_RMID, NULL);
 	}
 }
 
@@ -516,7 +534,7 @@ static void scratch_remove(void)
 	unmount_all();
 	chmod(SCRATCH, 0755);
 	remove_tree(SCRATCH);
-	remove_shm_segments();
+	remove_ipc_objects();
 }
 
 static void scratch_make(void)

@@ -171,3 +171,10 @@ const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLON
 static unsigned int next_inum = PROC_DYNAMIC_FIRST + 2;
 unsigned int ns_alloc_inum(void) { return next_inum++; }
 void ns_free_inum(unsigned int inum) { (void)inum; }
+int ns_common_init(struct ns_common *ns, const struct proc_ns_operations *ops)
+{
+	ns->inum = ns_alloc_inum();
+	ns->count = 1;
+	ns->ops = ops;
+	return 0;
+}
