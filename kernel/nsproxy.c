@@ -5,7 +5,7 @@
  *
  * Making a namespace needs CAP_SYS_ADMIN (EPERM), as entering one does;
  * there is one user namespace here, so that is the plain capability.
- * A kind this kernel does not have (ipc, net, user, cgroup, time) is
+ * A kind this kernel does not have (ipc, user, cgroup, time) is
  * EINVAL, as Linux built without it answers.
  */
 #include "../fs/vfs.h" /* files_struct, fs_struct: Linux's <linux/fs.h> */
@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <linux/pid.h>
 #include <mm.h>
+#include <net_namespace.h>
 #include <nsproxy.h>
 #include <sched.h>
 #include <vm.h>
@@ -29,6 +30,7 @@ struct nsproxy init_nsproxy = {
 	.count = 1,
 	.uts_ns = &init_uts_ns,
 	.mnt_ns = &init_mnt_ns,
+	.net_ns = &init_net,
 };
 
 /* ---- inode numbers -------------------------------------------------------- */
@@ -75,6 +77,8 @@ static void free_nsproxy(struct nsproxy *ns)
 		put_uts_ns(ns->uts_ns);
 	if (ns->mnt_ns)
 		put_mnt_ns(ns->mnt_ns);
+	if (ns->net_ns)
+		put_net(ns->net_ns);
 	kfree(ns);
 }
 
@@ -102,6 +106,10 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 	if (IS_ERR(p))
 		goto fail;
 	ns->mnt_ns = p;
+	p = copy_net_ns(flags, old->net_ns);
+	if (IS_ERR(p))
+		goto fail;
+	ns->net_ns = p;
 	ns->ipc_ns = old->ipc_ns;
 	ns->pid_ns_for_children = old->pid_ns_for_children;
 	return ns;
@@ -242,7 +250,9 @@ static int check_setns_flags(unsigned long flags)
 /* Install target's namespaces of the kinds in nsset->flags. */
 static int install_from_task(struct nsset *nsset, struct task *t)
 {
-	static const struct proc_ns_operations *const kinds[] = { &mntns_operations, &utsns_operations };
+	static const struct proc_ns_operations *const kinds[] = {
+		&mntns_operations, &utsns_operations, &netns_operations,
+	};
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !err; i++) {

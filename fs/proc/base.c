@@ -464,6 +464,7 @@ static struct dentry *dentry_exe(struct task *t)
 #define PE_MAP_FILES 2
 #define PE_FDINFO 3
 #define PE_NS 4
+#define PE_NET 5
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
@@ -473,6 +474,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "map_files", DIR_FD_MODE, NULL, NULL, NULL, false, NULL },
 	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false, NULL },
 	{ "ns", DIR_NS_MODE, NULL, NULL, NULL, false, NULL },
+	{ "net", S_IFDIR | 0555, NULL, NULL, NULL, false, NULL },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true, NULL },
 	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true, NULL },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false, NULL },
@@ -695,6 +697,9 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		} else if (i == PE_NS) {
 			inode->i_op = &proc_ns_dir_iops;
 			inode->i_fop = &proc_ns_dir_fops;
+		} else if (i == PE_NET) {
+			inode->i_op = &proc_net_dir_iops;
+			inode->i_fop = &proc_net_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
 			inode = link_inode(inode, p->link, t, NULL);
 		} else if (p->fops) {

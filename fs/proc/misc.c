@@ -313,6 +313,7 @@ void proc_misc_init(void)
 	proc_create("cpuinfo", 0444, show_cpuinfo, NULL);
 	proc_create("filesystems", 0444, show_filesystems, NULL);
 	proc_symlink("mounts", "self/mounts");
+	proc_symlink("net", "self/net");
 	proc_create("sysrq-trigger", 0200, NULL, write_sysrq);
 	proc_create("sys/kernel/ostype", 0444, show_ostype, NULL);
 	proc_create("sys/kernel/pid_max", 0444, show_pid_max, NULL);

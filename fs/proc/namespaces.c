@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 #include <mm.h>
+#include <net_namespace.h>
 #include <nsproxy.h>
 #include <sched.h>
 #include <security.h>
@@ -15,6 +16,7 @@
 
 /* In Linux's order (ns_entries), for the kinds that exist here. */
 static const struct proc_ns_operations *const ns_entries[] = {
+	&netns_operations,
 	&utsns_operations,
 	&mntns_operations,
 };

@@ -167,6 +167,11 @@ bool ptrace_may_access(struct task *t, unsigned mode) { (void)mode; return t == 
 /* kernel/utsname.c: /proc/PID/ns/uts's kind (fs/proc/namespaces.c). */
 #include <nsproxy.h>
 const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLONE_NEWUTS };
+/* net/core/net_namespace.c: /proc/PID/ns/net and /proc/PID/net (fs/proc/). */
+#include <net_namespace.h>
+const struct proc_ns_operations netns_operations = { .name = "net", .type = CLONE_NEWNET };
+struct net *get_task_net(struct task *t) { (void)t; return NULL; }
+void put_net(struct net *net) { (void)net; }
 /* kernel/nsproxy.c: inode numbers of new mount namespaces (fs/namespace.c). */
 static unsigned int next_inum = PROC_DYNAMIC_FIRST + 2;
 unsigned int ns_alloc_inum(void) { return next_inum++; }
