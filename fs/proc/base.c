@@ -306,6 +306,14 @@ static int show_status(struct seq_file *m, struct task *t)
 	return 0;
 }
 
+/* The flags field: a kernel thread's own; for a user process PF_RANDOMIZE,
+ * what Linux shows for one that forked and exec'd and did nothing else
+ * its flags record. */
+static unsigned int stat_flags(struct task *t)
+{
+	return (t->flags & PF_KTHREAD) ? t->flags : PF_RANDOMIZE;
+}
+
 static int show_stat(struct seq_file *m, struct task *t)
 {
 	struct mm *mm = t->mm;
@@ -325,7 +333,7 @@ static int show_stat(struct seq_file *m, struct task *t)
 	task_sigsets(t, &ign, &cgt);
 	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu ", t->pid, t->comm,
 		   task_state_char(t), t->parent ? t->parent->tgid : 0, t->pgid, t->sid,
-		   tty_nr, tty_pgrp, 0x400000u /* PF_RANDOMIZE */, 0UL, 0UL, 0UL, 0UL);
+		   tty_nr, tty_pgrp, stat_flags(t), 0UL, 0UL, 0UL, 0UL);
 	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
 		   (unsigned long)t->utime, (unsigned long)t->stime,
 		   (unsigned long)(t->signal ? t->signal->cutime : 0),
