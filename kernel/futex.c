@@ -47,6 +47,7 @@
 #include <mm.h>
 #include <sched.h>
 #include <string.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -391,7 +392,8 @@ static int futex_init_timeout(int cmd, int op, const struct timespec64 *ts, uint
 		uint64_t rnow = (uint64_t)real.tv_sec * 1000000000ULL + real.tv_nsec;
 		*deadline = t > rnow ? now + (t - rnow) : now;
 	} else {
-		*deadline = t;
+		/* The caller's namespace's monotonic time, as the host's. */
+		*deadline = timens_to_host(CLOCK_MONOTONIC, t);
 	}
 	*deadline = MAX(*deadline, 1UL);
 	return 0;

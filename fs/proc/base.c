@@ -34,6 +34,7 @@
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <trap.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -42,6 +43,7 @@ struct pid_entry {
 	const char *name;
 	mode_t mode;
 	int (*show)(struct seq_file *m, struct task *t);
+	/* 0 (every byte taken), how many bytes were taken, or -errno. */
 	int (*write)(struct task *t, const char *buf, size_t count);
 	/* Symlinks: the target, written into buf[0..size); ERR_PTR if none. */
 	char *(*link)(struct task *t, char *buf, size_t size);
@@ -474,6 +476,12 @@ static struct dentry *dentry_exe(struct task *t)
 #define PE_NS 4
 #define PE_NET 5
 
+/* The bytes taken (kernel/time/timens_offsets.c), or -errno. */
+static int write_timens_offsets(struct task *t, const char *buf, size_t count)
+{
+	return (int)timens_write_offsets(t, buf, count);
+}
+
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
 static const struct pid_entry pid_entries[] = {
@@ -487,6 +495,7 @@ static const struct pid_entry pid_entries[] = {
 	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true, NULL },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false, NULL },
 	{ "personality", S_IFREG | 0400, show_personality, NULL, NULL, true, NULL },
+	{ "timens_offsets", S_IFREG | 0644, timens_show_offsets, write_timens_offsets, NULL, false, NULL },
 	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false, NULL },
 	{ "syscall", S_IFREG | 0400, show_syscall, NULL, NULL, true, NULL },
 	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false, NULL },

@@ -3,7 +3,7 @@
  * new UTS, mount and network namespace (clone(CLONE_NEWUTS | CLONE_NEWNS |
  * CLONE_NEWNET)), name it, mount a tmpfs in it, bind an abstract AF_UNIX
  * name in it, unshare the mount and network namespaces again, open its
- * nsfs file and exit, and 500 unshare(CLONE_NEWUTS) and setns back and forth; free
+ * nsfs file, make a time namespace with offsets and a child in it, and exit, and 500 unshare(CLONE_NEWUTS) and setns back and forth; free
  * memory before and after is the same. (Pid namespaces join when they
  * exist here.)
  */
@@ -16,7 +16,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static void one_round(int initial_uts)
 {
@@ -30,6 +32,23 @@ static void one_round(int initial_uts)
 		mount("none", "/tmp", "tmpfs", 0, NULL); /* dropped with the namespace */
 		bind(sock, (const struct sockaddr *)name, sizeof(name)); /* holds the namespace */
 		unshare(CLONE_NEWNS | CLONE_NEWNET);
+		if (unshare(CLONE_NEWTIME) == 0) {
+			int off = open("/proc/self/timens_offsets", O_WRONLY);
+			write(off, "monotonic 100 0", 15);
+			close(off);
+			struct timespec ts;
+			if (fork() == 0) {
+				clock_gettime(CLOCK_MONOTONIC, &ts); /* maps the namespace's [vvar] page */
+				_exit(0);
+			}
+			wait(NULL);
+			/* Enter it too: the namespace then ends with this process,
+			 * whose memory still maps its page. */
+			int fd = open("/proc/self/ns/time_for_children", O_RDONLY);
+			setns(fd, CLONE_NEWTIME);
+			close(fd);
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+		}
 		int fd = open("/proc/self/ns/uts", O_RDONLY);
 		unshare(CLONE_NEWUTS);
 		setns(initial_uts, CLONE_NEWUTS);
@@ -59,5 +78,5 @@ int main(void)
 	for (int i = 0; i < 500; i++)
 		one_round(initial_uts);
 	long long after = settled_free_kib();
-	return report_free(before, after, 500, "UTS, mount and network namespaces");
+	return report_free(before, after, 500, "UTS, mount, network and time namespaces");
 }
