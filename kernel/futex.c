@@ -73,8 +73,6 @@
 #define FUTEX_CMD_MASK (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 
 #define ROBUST_LIST_LIMIT 2048
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
 
 #define FUTEX_BUCKETS 64
 static struct futex_q *buckets[FUTEX_BUCKETS];

@@ -9,23 +9,12 @@
 #include <timekeeping.h>
 #include <uaccess.h>
 
-#define NSEC_PER_SEC 1000000000LL
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-/* International Atomic Time: ahead of UTC by the TAI offset adjtimex sets,
- * which is 0 until someone sets it (no adjtimex here: always 0). */
-#define CLOCK_TAI 11
-/* The clocks that would wake a suspended machine (the RTC's alarm): here
- * the realtime and boot clocks, as this kernel never suspends. Sleeping
- * on them needs CAP_WAKE_ALARM, as on Linux. */
-#define CLOCK_REALTIME_ALARM 8
-#define CLOCK_BOOTTIME_ALARM 9
+/* The clock ids are in include/timekeeping.h. CLOCK_TAI is ahead of UTC by
+ * the TAI offset adjtimex sets, which is 0 until someone sets it (no
+ * adjtimex here: always 0). The _ALARM clocks would wake a suspended
+ * machine (the RTC's alarm): here the realtime and boot clocks, as this
+ * kernel never suspends; sleeping on them needs CAP_WAKE_ALARM, as on
+ * Linux. */
 
 long sys_clock_gettime(int clock, struct timespec __user *tp)
 {
