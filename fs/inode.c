@@ -235,3 +235,33 @@ void allow_write_access(struct file *file)
 	if (file)
 		file->f_inode->i_writecount++;
 }
+
+/* Past the limit: the signal, then the error (the signal's default
+ * action ends the process; a program that ignores or catches it sees
+ * EFBIG). */
+static int over_fsize_limit(void)
+{
+	send_sig(SIGXFSZ, current);
+	return -EFBIG;
+}
+
+int file_write_limit(loff_t pos, size_t *count)
+{
+	uint64_t limit = current->rlim[RLIMIT_FSIZE].cur;
+
+	if (limit == RLIM_INFINITY)
+		return 0;
+	if ((uint64_t)pos >= limit)
+		return over_fsize_limit();
+	*count = MIN(*count, limit - (uint64_t)pos);
+	return 0;
+}
+
+int inode_newsize_ok(struct inode *inode, loff_t size)
+{
+	uint64_t limit = current->rlim[RLIMIT_FSIZE].cur;
+
+	if (size > inode->i_size && limit != RLIM_INFINITY && (uint64_t)size > limit)
+		return over_fsize_limit();
+	return 0;
+}

@@ -230,6 +230,9 @@ static int do_truncate(struct inode *inode, loff_t length)
 		return -EINVAL;
 	if (!S_ISREG(inode->i_mode) || !inode->i_op || !inode->i_op->truncate)
 		return 0;
+	int err = inode_newsize_ok(inode, length);
+	if (err)
+		return err;
 	inode_kill_suid(inode);
 	return inode->i_op->truncate(inode, length);
 }

@@ -129,6 +129,8 @@ static ssize_t ramfs_write(struct file *file, struct iov_iter *from, loff_t *ppo
 
 	if (n == 0)
 		return 0;
+	if (S_ISREG(inode->i_mode) && (err = file_write_limit(pos, &n)))
+		return err;
 	if (pos < 0 || (uint64_t)pos + n > (uint64_t)MAX_LFS_FILESIZE)
 		return -EFBIG;
 	while (done < n) {
@@ -235,6 +237,8 @@ static long ramfs_fallocate(struct file *file, int mode, loff_t offset, loff_t l
 		inode_touch_mtime(inode);
 		return 0;
 	}
+	if (inode_newsize_ok(inode, offset + len)) /* even with KEEP_SIZE, as Linux */
+		return -EFBIG;
 	if ((inode->i_seals & F_SEAL_GROW) && offset + len > inode->i_size)
 		return -EPERM;
 	for (loff_t pos = ALIGN_DOWN(offset, PAGE_SIZE); pos < offset + len; pos += PAGE_SIZE)

@@ -234,6 +234,15 @@ bool inode_owner_or_capable(struct inode *inode);
 /* A write or truncate by someone without CAP_FSETID drops the file's
  * set-user-ID bit, and its set-group-ID bit if the group may execute it. */
 void inode_kill_suid(struct inode *inode);
+/*
+ * RLIMIT_FSIZE, the largest file a process may make (Linux's
+ * generic_write_check_limits and inode_newsize_ok): a write to a regular
+ * file at pos is cut to end at the limit, and one that starts at or past
+ * it, or a truncate or fallocate that would grow the file past it, sends
+ * SIGXFSZ and fails with EFBIG. 0 or -EFBIG.
+ */
+int file_write_limit(loff_t pos, size_t *count);
+int inode_newsize_ok(struct inode *inode, loff_t size);
 /* i_writecount for a file opened for writing. 0 or -ETXTBSY. */
 int get_write_access(struct inode *inode);
 void put_write_access(struct inode *inode);

@@ -336,6 +336,9 @@ void task_set_comm(struct task *t, const char *path); /* basename, 15 bytes */
  * that file for writing fails with ETXTBSY, as on Linux. */
 void set_exe_file(struct task *t, struct file *file);
 
+/* At boot, after the scheduler: the task limit and the boot task's
+ * resource limits (kernel/proc.c). */
+void fork_init(void);
 /* First user process, run from kernel_main once everything is ready. */
 void __noreturn start_init(const char *path, char *const argv[], char *const envp[]);
 

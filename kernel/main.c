@@ -86,6 +86,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	timer_init();
 	syscall_init();
 	sched_init();
+	fork_init();
 	vfs_init();
 	security_init();
 	proc_modules_init();

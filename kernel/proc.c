@@ -192,6 +192,18 @@ void set_exe_file(struct task *t, struct file *file)
 	}
 }
 
+/*
+ * Linux's fork_init: the most tasks there may be (as many as 1/8 of memory
+ * holds kernel stacks), and the boot task's limits, Linux's defaults (its
+ * init_task's), which every process inherits: the boot task already opens
+ * files and writes the initramfs out (RLIMIT_NOFILE, RLIMIT_FSIZE).
+ */
+void fork_init(void)
+{
+	max_tasks = nr_total_pages() / (8 * KSTACK_PAGES);
+	set_default_rlimits(current);
+}
+
 /* The callee-saved registers switch_context pops, then its return address. */
 struct switch_frame {
 	uint64_t r15, r14, r13, r12, rbx, rbp, ret;
@@ -335,8 +347,6 @@ static void init_task_start(void *arg)
 void start_init(const char *path, char *const argv[], char *const envp[])
 {
 	static struct init_request req;
-	/* As Linux: as many tasks as 1/8 of memory holds kernel stacks. */
-	max_tasks = nr_total_pages() / (8 * KSTACK_PAGES);
 	struct task *t = alloc_task();
 
 	if (!t)
@@ -354,9 +364,6 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	if (IS_ERR(console)) {
 		pr_warn("Warning: unable to open an initial console.\n");
 	} else {
-		/* This runs on the boot task, whose RLIMIT_NOFILE the
-		 * descriptor table goes by: Linux's init_task has the defaults. */
-		set_default_rlimits(current);
 		fd_install_lowest(t->files, console, false);
 		fd_install_lowest(t->files, get_file(console), false);
 		fd_install_lowest(t->files, get_file(console), false);

@@ -7,7 +7,8 @@
  * Makes CALLS (default 100000) system calls with random numbers and
  * arguments from PROCS (default 4) processes at a time: the first half as
  * root, the second as uid 1000, each process shut in a scratch directory
- * (chroot /tmp/sysfuzz, with /proc mounted in it). The arguments come from
+ * (chroot /tmp/sysfuzz, with /proc mounted in it), its files at most
+ * 4 MiB (RLIMIT_FSIZE: they are all in memory). The arguments come from
  * pools of what breaks kernels: boundary integers (0, -1, INT_MAX, 2^63...),
  * every flag bit, bad pointers (NULL, kernel addresses, unmapped, read-only
  * and PROT_NONE pages, strings that run into an unmapped page), huge
@@ -48,6 +49,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
@@ -70,6 +72,9 @@
 #define TICK_US 10000           /* a blocked call is interrupted this often */
 #define MAX_PROCS 16
 #define USER_UID 1000
+
+/* The largest file a batch may make (RLIMIT_FSIZE). */
+#define FSIZE_MAX (4UL << 20)
 
 static int verbose;
 
@@ -257,6 +262,10 @@ static int tame(long nr, uint64_t a[6])
 		return 1;
 	case SYS_setpgid:
 		return 0; /* its group must stay its own */
+	case SYS_setrlimit:
+		return (uint32_t)a[0] != RLIMIT_FSIZE; /* files stay small */
+	case SYS_prlimit64:
+		return (uint32_t)a[1] != RLIMIT_FSIZE;
 	case SYS_exit:
 	case SYS_exit_group:
 		return below(8) == 0; /* or the batches would be short */
@@ -289,6 +298,9 @@ static void batch(uint64_t seed, int as_user)
 
 	rng = seed;
 	setpgid(0, 0);
+	/* Files in the scratch directory live in memory: no call may fill
+	 * it (a random write or fallocate of a quarter gigabyte did). */
+	setrlimit(RLIMIT_FSIZE, &(struct rlimit){ FSIZE_MAX, FSIZE_MAX });
 	if (chroot(SCRATCH) || chdir("/")) {
 		perror("sysfuzz: chroot");
 		_exit(1);

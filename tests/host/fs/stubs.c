@@ -145,6 +145,7 @@ void h_boot(const void *cpio, size_t len)
 	task.pid = task.tgid = task.pgid = task.sid = 1;
 	task.group_leader = &task;
 	task.rlim[RLIMIT_NOFILE].cur = 256;
+	task.rlim[RLIMIT_FSIZE] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
 	task.files = files_alloc();
 	task.fs = fs_alloc_root();
 }
