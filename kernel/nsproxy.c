@@ -5,12 +5,13 @@
  *
  * Making a namespace needs CAP_SYS_ADMIN (EPERM), as entering one does;
  * there is one user namespace here, so that is the plain capability.
- * A kind this kernel does not have (ipc, net, user, cgroup, time) is
+ * A kind this kernel does not have (net, user, cgroup, time) is
  * EINVAL, as Linux built without it answers.
  */
 #include "../fs/vfs.h" /* files_struct, fs_struct: Linux's <linux/fs.h> */
 #include <cred.h>
 #include <errno.h>
+#include <ipc.h>
 #include <linux/pid.h>
 #include <mm.h>
 #include <nsproxy.h>
@@ -28,6 +29,7 @@
 struct nsproxy init_nsproxy = {
 	.count = 1,
 	.uts_ns = &init_uts_ns,
+	.ipc_ns = &init_ipc_ns,
 	.mnt_ns = &init_mnt_ns,
 };
 
@@ -75,6 +77,8 @@ static void free_nsproxy(struct nsproxy *ns)
 		put_uts_ns(ns->uts_ns);
 	if (ns->mnt_ns)
 		put_mnt_ns(ns->mnt_ns);
+	if (ns->ipc_ns)
+		put_ipc_ns(ns->ipc_ns);
 	kfree(ns);
 }
 
@@ -102,7 +106,10 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 	if (IS_ERR(p))
 		goto fail;
 	ns->mnt_ns = p;
-	ns->ipc_ns = old->ipc_ns;
+	p = copy_ipcs(flags, old->ipc_ns);
+	if (IS_ERR(p))
+		goto fail;
+	ns->ipc_ns = p;
 	ns->pid_ns_for_children = old->pid_ns_for_children;
 	return ns;
 fail:
@@ -209,8 +216,15 @@ long sys_unshare(unsigned long flags)
 		err = PTR_ERR(new_ns);
 		if (IS_ERR(new_ns))
 			goto fail;
-		switch_task_namespaces(current, new_ns);
 	}
+	/* Leaving an IPC namespace (or CLONE_SYSVSEM) applies the undo list
+	 * as exit does; the old namespace's segments lose their creator. */
+	if (flags & (CLONE_NEWIPC | CLONE_SYSVSEM))
+		exit_sem(current);
+	if (flags & CLONE_NEWIPC)
+		exit_shm(current);
+	if (new_ns)
+		switch_task_namespaces(current, new_ns);
 	if (new_fs) {
 		fs_put(current->fs);
 		current->fs = new_fs;
@@ -242,7 +256,9 @@ static int check_setns_flags(unsigned long flags)
 /* Install target's namespaces of the kinds in nsset->flags. */
 static int install_from_task(struct nsset *nsset, struct task *t)
 {
-	static const struct proc_ns_operations *const kinds[] = { &mntns_operations, &utsns_operations };
+	static const struct proc_ns_operations *const kinds[] = {
+		&mntns_operations, &utsns_operations, &ipcns_operations,
+	};
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !err; i++) {
@@ -290,10 +306,13 @@ long sys_setns(int fd, int nstype)
 		goto out;
 	nsset.fs = current->fs;
 	err = t ? install_from_task(&nsset, t) : ns->ops->install(&nsset, ns);
-	if (err)
+	if (err) {
 		put_nsproxy(nsset.nsproxy);
-	else
-		switch_task_namespaces(current, nsset.nsproxy);
+		goto out;
+	}
+	if (nsset.flags & CLONE_NEWIPC)
+		exit_sem(current); /* its sets are not reachable from the new one */
+	switch_task_namespaces(current, nsset.nsproxy);
 out:
 	fput(file);
 	return err;

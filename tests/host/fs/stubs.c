@@ -167,6 +167,7 @@ bool ptrace_may_access(struct task *t, unsigned mode) { (void)mode; return t == 
 /* kernel/utsname.c: /proc/PID/ns/uts's kind (fs/proc/namespaces.c). */
 #include <nsproxy.h>
 const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLONE_NEWUTS };
+const struct proc_ns_operations ipcns_operations = { .name = "ipc", .type = CLONE_NEWIPC };
 /* kernel/nsproxy.c: inode numbers of new mount namespaces (fs/namespace.c). */
 static unsigned int next_inum = PROC_DYNAMIC_FIRST + 2;
 unsigned int ns_alloc_inum(void) { return next_inum++; }
