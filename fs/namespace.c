@@ -44,9 +44,14 @@
  * d_covers), the counts on the dentries saying quickly that none does.
  * The namespace's last put unmounts its table.
  *
- * Not done: bind mounts and MS_MOVE (EINVAL); propagation (every mount is
- * private, as after "mount --make-rprivate /").
+ * MS_MOVE and move_mount(2) move a mount, with those below it, to the
+ * end of the table (do_move_mount); the new mount API (fs/fsopen.c) makes
+ * a mount attached nowhere until move_mount puts it somewhere.
+ *
+ * Not done: bind mounts (EINVAL); propagation (every mount is private, as
+ * after "mount --make-rprivate /").
  */
+#include "fs_context.h"
 #include "proc/internal.h"
 #include <cred.h>
 #include <mm.h>
@@ -324,6 +329,14 @@ static void show_options(struct seq_file *m, struct mount *mnt)
 		seq_puts(m, ",nodiratime");
 	if (f & MS_RELATIME)
 		seq_puts(m, ",relatime");
+	struct proc_fs_info *proc = proc_sb_info(mnt->sb);
+	static const char *const hidepid[] = { "off", "noaccess", "invisible", "?", "ptraceable" };
+	if (proc && proc->pid_gid)
+		seq_printf(m, ",gid=%u", proc->pid_gid);
+	if (proc && proc->hide_pid)
+		seq_printf(m, ",hidepid=%s", hidepid[proc->hide_pid]);
+	if (proc && proc->pidonly)
+		seq_puts(m, ",subset=pid");
 	if (mnt->sb->s_magic == TMPFS_MAGIC && mnt->mountpoint) {
 		mode_t mode = mnt->root->d_inode->i_mode & 07777;
 		if (mode != 01777)
@@ -526,7 +539,19 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	if (!type)
 		return -EINVAL;
 	if (strcmp(type, "proc") == 0) {
-		sb = proc_mount();
+		/* Its options as fsconfig takes them (gid=, hidepid=, subset=). */
+		struct fs_context *fc = fs_context_for_mount("proc");
+		if (IS_ERR(fc))
+			return PTR_ERR(fc);
+		err = parse_monolithic_mount_data(fc, data);
+		if (!err)
+			err = vfs_get_tree(fc);
+		sb = fc->sb;
+		ro = fc->sb_flags & MS_RDONLY;
+		fc->sb = NULL; /* ours now */
+		put_fs_context(fc);
+		if (err)
+			return err;
 	} else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0) {
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
 	} else {
@@ -633,7 +658,14 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 				mnt->sb->s_flags = mnt->flags;
 			}
 		}
-	} else if (flags & (MS_BIND | MS_MOVE)) {
+	} else if (flags & MS_MOVE) {
+		struct dentry *from;
+		err = -EINVAL;
+		if (dev && *dev && !(err = kern_path_at(AT_FDCWD, dev, LOOKUP_FOLLOW, &from))) {
+			err = do_move_mount(from, target);
+			dput(from);
+		}
+	} else if (flags & MS_BIND) {
 		err = -EINVAL;
 	} else if (!S_ISDIR(target->d_inode->i_mode)) {
 		err = -ENOTDIR;
@@ -654,6 +686,197 @@ out:
 	if (!IS_ERR(kdata))
 		kfree(kdata);
 	return err;
+}
+
+/* ---- the new mount API's side (fs/fsopen.c, fs/fs_context.h) ------------------ */
+
+struct proc_fs_info *proc_sb_info(struct super_block *sb)
+{
+	return sb && sb->s_magic == PROC_SUPER_MAGIC ? sb->s_fs_info : NULL;
+}
+
+/* The options a context gathered, onto its new super block. */
+static int fc_apply(struct fs_context *fc, struct super_block *sb)
+{
+	struct inode *root = sb->s_root->d_inode;
+
+	if (sb->s_magic == PROC_SUPER_MAGIC) {
+		struct proc_fs_info *info = kmalloc(sizeof(*info));
+		if (!info)
+			return -ENOMEM;
+		*info = fc->proc;
+		kfree(sb->s_fs_info);
+		sb->s_fs_info = info;
+	} else if (sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC) {
+		if (sb->s_magic == TMPFS_MAGIC)
+			root->i_mode = S_IFDIR | 01777;
+		if (fc->mode_set)
+			root->i_mode = S_IFDIR | fc->mode;
+		if (fc->uid_set)
+			root->i_uid = fc->uid;
+		if (fc->gid_set)
+			root->i_gid = fc->gid;
+	}
+	return 0;
+}
+
+int vfs_get_tree(struct fs_context *fc)
+{
+	struct super_block *sb;
+	int err;
+
+	if (!strcmp(fc->fs_name, "proc"))
+		sb = proc_mount();
+	else if (!strcmp(fc->fs_name, "tmpfs") || !strcmp(fc->fs_name, "ramfs"))
+		sb = ramfs_mount(fc->fs_name);
+	else if ((sb = mount_fs_type(fc->fs_type)))
+		fc->fs_type = NULL; /* the super block has the module reference now */
+	if (!sb)
+		return -ENOMEM;
+	if (sb->s_active == 0 && (err = fc_apply(fc, sb))) {
+		kill_super(sb);
+		return err;
+	}
+	fc->sb = sb;
+	return 0;
+}
+
+void fc_drop_sb(struct fs_context *fc)
+{
+	if (fc->sb && fc->sb->s_active == 0)
+		kill_super(fc->sb);
+	fc->sb = NULL;
+}
+
+/* Mounts made by fsmount and not yet attached (move_mount), in no table. */
+static struct mount *detached_mounts;
+
+/* A mount of sb, in no table and on no mount point; NULL if no memory. */
+static struct mount *new_mount(struct super_block *sb, const char *devname, unsigned long flags,
+			       bool sb_ro)
+{
+	struct mount *mnt = kzalloc(sizeof(*mnt));
+
+	if (!mnt)
+		return NULL;
+	mnt->devname = strdup_k(devname ? devname : "none");
+	mnt->root = sb->s_active ? d_alloc_root_alias(sb) : dget(sb->s_root);
+	if (!mnt->devname || !mnt->root) {
+		if (mnt->root)
+			dput(mnt->root);
+		kfree(mnt->devname);
+		kfree(mnt);
+		return NULL;
+	}
+	mnt->sb = sb;
+	mnt->flags = flags & MNT_FLAGS;
+	if (sb->s_active++ == 0)
+		sb->s_flags = mnt->flags | (sb_ro ? MS_RDONLY : 0);
+	return mnt;
+}
+
+struct dentry *mount_detached(struct fs_context *fc, unsigned long mnt_flags)
+{
+	struct mount *mnt = new_mount(fc->sb, fc->source, mnt_flags, fc->sb_flags & MS_RDONLY);
+
+	if (!mnt)
+		return ERR_PTR(-ENOMEM);
+	mnt->next = detached_mounts;
+	detached_mounts = mnt;
+	return dget(mnt->root);
+}
+
+/* The detached mount whose root is root, taken out of the list; NULL if
+ * none. */
+static struct mount *take_detached(struct dentry *root)
+{
+	for (struct mount **pp = &detached_mounts; *pp; pp = &(*pp)->next) {
+		if ((*pp)->root == root) {
+			struct mount *mnt = *pp;
+			*pp = mnt->next;
+			mnt->next = NULL;
+			return mnt;
+		}
+	}
+	return NULL;
+}
+
+void drop_detached_mount(struct dentry *root)
+{
+	struct mount *mnt = take_detached(root);
+
+	if (mnt)
+		drop_mount(mnt);
+}
+
+/* Is d below (or at) the root of mount mnt, across the mounts between? */
+static bool beneath(struct dentry *d, const struct mount *mnt)
+{
+	for (;;) {
+		while (d->d_parent != d)
+			d = d->d_parent;
+		if (d == mnt->root)
+			return true;
+		if (!(d = d_covers(d)))
+			return false;
+	}
+}
+
+/* Put mnt at the end of the caller's table, on target. */
+static void attach_at(struct mount *mnt, struct dentry *target)
+{
+	struct mount **pp = &mount_list;
+
+	mnt->mountpoint = dget(target);
+	attach_mount(mnt);
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = mnt;
+	mnt->next = NULL;
+}
+
+/* move_mount, MS_MOVE: from is the root of a mount, detached (fsmount's)
+ * or in the caller's table; it goes onto target, with the mounts below
+ * it. 0 or -errno, as Linux's do_move_mount. */
+long do_move_mount(struct dentry *from, struct dentry *target)
+{
+	struct mount *mnt = find_mount(from), **pp, *moved = NULL, **tail = &moved;
+
+	if (!mnt && (mnt = take_detached(from))) {
+		if (S_ISDIR(target->d_inode->i_mode) != S_ISDIR(from->d_inode->i_mode) ||
+		    (target->d_flags & DCACHE_DETACHED)) {
+			mnt->next = detached_mounts;
+			detached_mounts = mnt;
+			return -EINVAL;
+		}
+		attach_at(mnt, target);
+		return 0;
+	}
+	if (!mnt || !mnt->mountpoint || (target->d_flags & DCACHE_DETACHED) ||
+	    S_ISDIR(target->d_inode->i_mode) != S_ISDIR(from->d_inode->i_mode))
+		return -EINVAL;
+	if (beneath(target, mnt))
+		return -ELOOP;
+	/* Off its old mount point, then it and those below it to the end. */
+	mnt->mountpoint->d_mounts--;
+	mnt->root->d_mount_roots--;
+	dput(mnt->mountpoint);
+	mnt->mountpoint = NULL;
+	for (pp = &mount_list; *pp;) {
+		struct mount *m = *pp;
+		if (m == mnt || (m->mountpoint && beneath(m->mountpoint, mnt))) {
+			*pp = m->next;
+			m->next = NULL;
+			*tail = m;
+			tail = &m->next;
+		} else {
+			pp = &m->next;
+		}
+	}
+	mnt->mountpoint = dget(target);
+	attach_mount(mnt);
+	*pp = moved;
+	return 0;
 }
 
 /* ---- umount ------------------------------------------------------------------------ */

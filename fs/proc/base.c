@@ -1092,6 +1092,20 @@ static struct dentry *proc_link_dentry(struct dentry *parent, const char *name, 
 	return proc_detached_dentry(parent, name, len, inode);
 }
 
+/* hidepid= of this proc (Linux's has_pid_permissions): may the caller see
+ * t's directory? Only t's ptracers under hidepid=ptraceable; under
+ * hidepid=invisible also the members of gid=. */
+static bool proc_pid_visible(struct super_block *sb, struct task *t)
+{
+	struct proc_fs_info *info = proc_sb_info(sb);
+
+	if (!info || (info->hide_pid < HIDEPID_INVISIBLE && info->hide_pid != HIDEPID_NOT_PTRACEABLE))
+		return true;
+	if (info->hide_pid != HIDEPID_NOT_PTRACEABLE && in_group_p(info->pid_gid))
+		return true;
+	return ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS);
+}
+
 /* /proc/self names the caller's process, /proc/thread-self its thread
  * (PID/task/TID); the kernel's own threads have neither. */
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len)
@@ -1114,7 +1128,7 @@ struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t l
 		return proc_link_dentry(parent, name, len, THREAD_SELF_INO, buf);
 	}
 	pid = parse_number(name, len);
-	if (pid <= 0 || !(t = find_task(pid)))
+	if (pid <= 0 || !(t = find_task(pid)) || !proc_pid_visible(parent->d_sb, t))
 		return NULL;
 	inode = pid_inode(parent->d_sb, t, S_IFDIR | 0555, pid_ino(t->pid, 0));
 	if (!inode)
@@ -1125,7 +1139,7 @@ struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t l
 	return proc_detached_dentry(parent, name, len, inode);
 }
 
-void proc_pid_readdir(struct dir_context *ctx)
+void proc_pid_readdir(struct super_block *sb, struct dir_context *ctx)
 {
 	if (ctx->pos == PROC_SELF_POS) {
 		if (current && current->pid && !dir_emit(ctx, "self", 4, SELF_INO, DT_LNK))
@@ -1145,7 +1159,7 @@ void proc_pid_readdir(struct dir_context *ctx)
 
 		for (struct task *t = first_task(); t; t = t->next_task)
 			if (t->pid > 0 && thread_group_leader(t) && t->state != TASK_DEAD &&
-			    t->pid >= from && (!best || t->pid < best))
+			    t->pid >= from && (!best || t->pid < best) && proc_pid_visible(sb, t))
 				best = t->pid;
 		if (!best)
 			return;
