@@ -783,8 +783,40 @@ static const struct file_operations proc_task_dir_fops = {
 	.iterate = proc_task_readdir,
 };
 
+/* hidepid= of this proc (Linux's has_pid_permissions): may the caller see
+ * into t's directory, under a hidepid of at least min? Only t's ptracers
+ * under hidepid=ptraceable; the members of gid= too under the others. */
+static bool has_pid_permissions(struct super_block *sb, struct task *t, int min)
+{
+	struct proc_fs_info *info = proc_sb_info(sb);
+
+	if (info && info->hide_pid == HIDEPID_NOT_PTRACEABLE)
+		return ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS);
+	if (!info || info->hide_pid < min || in_group_p(info->pid_gid))
+		return true;
+	return ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS);
+}
+
+static bool proc_pid_visible(struct super_block *sb, struct task *t)
+{
+	return has_pid_permissions(sb, t, HIDEPID_INVISIBLE);
+}
+
+/* /proc/PID itself: hidepid=noaccess refuses a look inside (EPERM). */
+static int proc_pid_permission(struct inode *inode, int mask)
+{
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return -ESRCH;
+	if (!has_pid_permissions(inode->i_sb, t, HIDEPID_NO_ACCESS))
+		return proc_sb_info(inode->i_sb)->hide_pid == HIDEPID_INVISIBLE ? -ENOENT : -EPERM;
+	return generic_permission(inode, mask);
+}
+
 static const struct inode_operations proc_pid_dir_iops = {
 	.lookup = proc_pid_base_lookup,
+	.permission = proc_pid_permission,
 	.evict = proc_evict,
 };
 
@@ -1090,20 +1122,6 @@ static struct dentry *proc_link_dentry(struct dentry *parent, const char *name, 
 	memcpy(PROC_I(inode)->link, target, strlen(target) + 1);
 	inode->i_size = strlen(target);
 	return proc_detached_dentry(parent, name, len, inode);
-}
-
-/* hidepid= of this proc (Linux's has_pid_permissions): may the caller see
- * t's directory? Only t's ptracers under hidepid=ptraceable; under
- * hidepid=invisible also the members of gid=. */
-static bool proc_pid_visible(struct super_block *sb, struct task *t)
-{
-	struct proc_fs_info *info = proc_sb_info(sb);
-
-	if (!info || (info->hide_pid < HIDEPID_INVISIBLE && info->hide_pid != HIDEPID_NOT_PTRACEABLE))
-		return true;
-	if (info->hide_pid != HIDEPID_NOT_PTRACEABLE && in_group_p(info->pid_gid))
-		return true;
-	return ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS);
 }
 
 /* /proc/self names the caller's process, /proc/thread-self its thread

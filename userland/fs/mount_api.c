@@ -249,6 +249,22 @@ static void proc_options(void)
 	show("mount(2) proc hidepid=ptraceable,subset=pid", mount("proc", "/tmp/q", "proc", 0, "hidepid=ptraceable,subset=pid"));
 	show_mount("/tmp/q");
 	umount("/tmp/q");
+	show("mount(2) proc hidepid=1", mount("proc", "/tmp/q", "proc", 0, "hidepid=1"));
+	show_mount("/tmp/q");
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		setgid(1000);
+		setuid(1000);
+		struct stat s2;
+		show("uid 1000, hidepid=1: stat /tmp/q/1", stat("/tmp/q/1", &s2));
+		show("uid 1000, hidepid=1: stat /tmp/q/1/status", stat("/tmp/q/1/status", &s2));
+		show("uid 1000, hidepid=1: open /tmp/q/1", open("/tmp/q/1", O_RDONLY | O_DIRECTORY));
+		show("uid 1000, hidepid=1: stat /tmp/q/self/status", stat("/tmp/q/self/status", &s2));
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	umount("/tmp/q");
 }
 
 static void unprivileged(void)
