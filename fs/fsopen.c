@@ -80,10 +80,11 @@ static ssize_t fscontext_read(struct file *file, struct iov_iter *to, loff_t *po
 	n = strlen(msg);
 	if (n > to->count)
 		return -EMSGSIZE;
-	fc->log[fc->tail++ % FC_LOG_SIZE] = NULL;
-	n = copy_to_iter(msg, n, to) == n ? n : (size_t)-EFAULT;
+	fc->log[fc->tail++ % FC_LOG_SIZE] = NULL; /* taken, even if the copy faults */
+	if (copy_to_iter(msg, n, to) != n)
+		n = 0;
 	kfree(msg);
-	return (ssize_t)n;
+	return n ? (ssize_t)n : -EFAULT;
 }
 
 static void fscontext_release(struct inode *inode, struct file *file)

@@ -50,8 +50,10 @@ int vfs_get_tree(struct fs_context *fc)
 		sb = proc_mount();
 	else if (!strcmp(fc->fs_name, "tmpfs") || !strcmp(fc->fs_name, "ramfs"))
 		sb = ramfs_mount(fc->fs_name);
-	else if ((sb = mount_fs_type(fc->fs_type)))
-		fc->fs_type = NULL; /* the super block has the module reference now */
+	else {
+		sb = mount_fs_type(fc->fs_type); /* it takes the module reference, whatever it gives */
+		fc->fs_type = NULL;
+	}
 	if (!sb)
 		return -ENOMEM;
 	if (sb->s_active == 0 && (err = fc_apply(fc, sb))) {
