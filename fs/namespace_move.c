@@ -49,7 +49,8 @@ int vfs_get_tree(struct fs_context *fc)
 	if (!strcmp(fc->fs_name, "proc"))
 		sb = proc_mount();
 	else if (!strcmp(fc->fs_name, "tmpfs") || !strcmp(fc->fs_name, "ramfs"))
-		sb = ramfs_mount(fc->fs_name);
+		/* The super block keeps the name: a literal, not the context's. */
+		sb = ramfs_mount(!strcmp(fc->fs_name, "ramfs") ? "ramfs" : "tmpfs");
 	else {
 		sb = mount_fs_type(fc->fs_type); /* it takes the module reference, whatever it gives */
 		fc->fs_type = NULL;
