@@ -484,6 +484,16 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 	}
 }
 
+void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
+{
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		if (v->vm_special != sm)
+			continue;
+		pgtable_unmap(mm->pml4, v->start, v->end);
+		tlb_flush_range(mm->pml4, v->start, v->end);
+	}
+}
+
 bool mapping_writably_mapped(struct inode *inode)
 {
 	for (struct task *t = first_task(); t; t = t->next_task) {
