@@ -40,11 +40,39 @@ struct fs_context *fs_context_for_mount(const char *name)
 	return fc;
 }
 
+struct fs_context *fs_context_for_reconfigure(struct dentry *root)
+{
+	struct fs_context *fc = kzalloc(sizeof(*fc));
+
+	if (fc && !(fc->fs_name = strdup_k(root->d_sb->s_type))) {
+		kfree(fc);
+		fc = NULL;
+	}
+	if (!fc)
+		return ERR_PTR(-ENOMEM);
+	fc->phase = FS_CONTEXT_RECONF_PARAMS;
+	fc->reconf_root = igrab(root->d_sb->s_root->d_inode);
+	return fc;
+}
+
+void vfs_clean_context(struct fs_context *fc)
+{
+	struct proc_fs_info none = { 0 };
+
+	fc->sb_flags = fc->sb_flags_mask = 0;
+	fc->mode_set = fc->uid_set = fc->gid_set = false;
+	fc->proc = none;
+	fc->proc_set = 0;
+	kfree(fc->source);
+	fc->source = NULL;
+	fc->phase = FS_CONTEXT_RECONF_PARAMS;
+}
+
 void put_fs_context(struct fs_context *fc)
 {
 	fc_drop_sb(fc);
-	if (fc->root)
-		dput(fc->root);
+	if (fc->reconf_root)
+		iput(fc->reconf_root);
 	if (fc->fs_type)
 		put_filesystem(fc->fs_type);
 	for (int i = 0; i < FC_LOG_SIZE; i++)
@@ -131,11 +159,13 @@ static int proc_parse_hidepid(struct fs_context *fc, struct fs_parameter *param)
 		    v != HIDEPID_NOT_PTRACEABLE)
 			goto unknown;
 		fc->proc.hide_pid = (int)v;
+		fc->proc_set |= PROC_SET_HIDEPID;
 		return 0;
 	}
 	for (int i = 0; i < 5; i++) {
 		if (names[i] && !strcmp(param->string, names[i])) {
 			fc->proc.hide_pid = i;
+			fc->proc_set |= PROC_SET_HIDEPID;
 			return 0;
 		}
 	}
@@ -159,8 +189,10 @@ static int proc_parse_subset(struct fs_context *fc, struct fs_parameter *param)
 			fc_log(fc, 'e', NULL, "proc: unsupported subset option - %s\n", value);
 			return -EINVAL;
 		}
-		if (*value)
+		if (*value) {
 			fc->proc.pidonly = true;
+			fc->proc_set |= PROC_SET_SUBSET;
+		}
 		value = next;
 	}
 	return 0;
@@ -169,8 +201,12 @@ static int proc_parse_subset(struct fs_context *fc, struct fs_parameter *param)
 /* 0, -EINVAL, or -ENOPARAM: not one of proc's. */
 static int proc_parse_param(struct fs_context *fc, struct fs_parameter *param)
 {
-	if (!strcmp(param->key, "gid"))
-		return param_u32(fc, param, 10, &fc->proc.pid_gid);
+	if (!strcmp(param->key, "gid")) {
+		int err = param_u32(fc, param, 10, &fc->proc.pid_gid);
+		if (!err)
+			fc->proc_set |= PROC_SET_GID;
+		return err;
+	}
 	if (!strcmp(param->key, "hidepid"))
 		return proc_parse_hidepid(fc, param);
 	if (!strcmp(param->key, "subset"))

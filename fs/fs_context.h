@@ -49,6 +49,10 @@ struct proc_fs_info {
 #define HIDEPID_INVISIBLE 2
 #define HIDEPID_NOT_PTRACEABLE 4
 
+#define PROC_SET_GID 1
+#define PROC_SET_HIDEPID 2
+#define PROC_SET_SUBSET 4
+
 #define FC_LOG_SIZE 8
 
 struct fs_context {
@@ -62,8 +66,11 @@ struct fs_context {
 	unsigned int mode;
 	uint32_t uid, gid;
 	struct proc_fs_info proc;
-	struct super_block *sb;     /* made by CMD_CREATE, or fspick's: one active reference */
-	struct dentry *root;        /* fspick: the mount's root (held) */
+	unsigned int proc_set;      /* PROC_SET_*: which of proc's were given */
+	struct super_block *sb;     /* made by CMD_CREATE, until fsmount */
+	/* What CMD_RECONFIGURE changes (fspick's, or after fsmount): its
+	 * root inode, held (a dentry would keep umount busy). */
+	struct inode *reconf_root;
 	char *log[FC_LOG_SIZE];     /* messages for read(2), oldest at tail */
 	uint8_t head, tail;
 };
@@ -73,6 +80,11 @@ struct fs_context {
  * such type, -ENOMEM. */
 struct fs_context *fs_context_for_mount(const char *name);
 void put_fs_context(struct fs_context *fc);
+/* fspick: a context to reconfigure the filesystem whose root is root:
+ * ERR_PTR(-ENOMEM). */
+struct fs_context *fs_context_for_reconfigure(struct dentry *root);
+/* After a reconfigure: the parameters forgotten, for the next. */
+void vfs_clean_context(struct fs_context *fc);
 /* Keep a message for read(2): level 'e', 'w' or 'i'; prefix may be NULL. */
 void fc_log(struct fs_context *fc, char level, const char *prefix, const char *fmt, ...);
 /* One parameter: 0, or -EINVAL (a message logged). */
@@ -89,6 +101,11 @@ void fc_drop_sb(struct fs_context *fc);
 /* fsmount: a mount of fc's super block attached nowhere; its root,
  * held. ERR_PTR(-errno). */
 struct dentry *mount_detached(struct fs_context *fc, unsigned long mnt_flags);
+/* CMD_RECONFIGURE: what the context's parameters change (ro, rw, proc's
+ * options). 0 or -EINVAL. */
+int reconfigure_super(struct fs_context *fc);
+/* Is d the root of a mount (the caller's, or fsmount's not attached)? */
+bool is_mount_root(struct dentry *d);
 /* The last close of fsmount's descriptor: a mount never attached goes. */
 void drop_detached_mount(struct dentry *root);
 /* move_mount(2), mount(2)'s MS_MOVE: the mount whose root is from (in the

@@ -14,9 +14,13 @@
  * closed before move_mount, the mount goes. move_mount also moves a
  * mount already attached, as mount(2)'s MS_MOVE.
  *
- * Not here: fspick and open_tree (ENOSYS), FSCONFIG_SET_PATH and SET_FD
- * parameters (no filesystem here takes one: each is refused as its type
- * refuses an unknown parameter).
+ * fspick(AT_FDCWD, "/proc", 0) opens a context on a mounted filesystem:
+ * its parameters, then FSCONFIG_CMD_RECONFIGURE, change it (ro or rw,
+ * proc's options) as a remount does.
+ *
+ * Not here: open_tree (ENOSYS: it clones mounts, bind mounts are not
+ * here), FSCONFIG_SET_PATH and SET_FD parameters (no filesystem here takes
+ * one: each is refused as its type refuses an unknown parameter).
  */
 #include "fs_context.h"
 #include <cred.h>
@@ -112,6 +116,37 @@ static struct fs_context *fscontext_get(int fd, struct file **filep)
 	}
 	*filep = file;
 	return file->private_data;
+}
+
+#define FSPICK_CLOEXEC 1
+#define FSPICK_SYMLINK_NOFOLLOW 2
+#define FSPICK_NO_AUTOMOUNT 4
+#define FSPICK_EMPTY_PATH 8
+
+/* A context on the filesystem mounted at path (its root: EINVAL else). */
+long sys_fspick(int dfd, const char __user *path, unsigned int flags)
+{
+	struct fs_context *fc;
+	struct dentry *d;
+	long err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (flags & ~(FSPICK_CLOEXEC | FSPICK_SYMLINK_NOFOLLOW | FSPICK_NO_AUTOMOUNT | FSPICK_EMPTY_PATH))
+		return -EINVAL;
+	err = user_path_at(dfd, path, ((flags & FSPICK_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+			   ((flags & FSPICK_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &d);
+	if (err)
+		return err;
+	fc = is_mount_root(d) ? fs_context_for_reconfigure(d) : ERR_PTR(-EINVAL);
+	dput(d);
+	if (IS_ERR(fc))
+		return PTR_ERR(fc);
+	err = anon_inode_getfd("[fscontext]", &fscontext_fops, fc,
+			       O_RDWR | ((flags & FSPICK_CLOEXEC) ? O_CLOEXEC : 0));
+	if (err < 0)
+		put_fs_context(fc);
+	return err;
 }
 
 long sys_fsopen(const char __user *_fs_name, unsigned int flags)
@@ -230,7 +265,13 @@ static int fsconfig_locked(struct fs_context *fc, unsigned int cmd, struct fs_pa
 	case FSCONFIG_CMD_RECONFIGURE:
 		if (fc->phase != FS_CONTEXT_RECONF_PARAMS)
 			return -EBUSY;
-		return 0; /* fspick is not here: never reached */
+		if (!capable(CAP_SYS_ADMIN))
+			err = -EPERM;
+		else if (!(err = reconfigure_super(fc)))
+			vfs_clean_context(fc);
+		if (err)
+			fc->phase = FS_CONTEXT_FAILED;
+		return err;
 	}
 	if (fc->phase != FS_CONTEXT_CREATE_PARAMS && fc->phase != FS_CONTEXT_RECONF_PARAMS)
 		return -EBUSY;
@@ -327,7 +368,7 @@ long sys_fsmount(int fs_fd, unsigned int flags, unsigned int attr_flags)
 	if (IS_ERR(fc))
 		return PTR_ERR(fc);
 	fd = -EINVAL; /* no super block yet (after fsmount: none of ours any more) */
-	if (!fc->sb && fc->phase != FS_CONTEXT_RECONF_PARAMS)
+	if (!fc->sb && !fc->reconf_root)
 		goto out;
 	fd = -EBUSY;
 	if (fc->phase != FS_CONTEXT_AWAITING_MOUNT)
@@ -337,8 +378,9 @@ long sys_fsmount(int fs_fd, unsigned int flags, unsigned int attr_flags)
 	if (IS_ERR(root))
 		goto out;
 	/* The mount has the super block now; the context is as after fspick. */
+	fc->reconf_root = igrab(fc->sb->s_root->d_inode);
 	fc->sb = NULL;
-	fc->phase = FS_CONTEXT_RECONF_PARAMS;
+	vfs_clean_context(fc);
 	mfile = alloc_file(root, root->d_inode, O_PATH, FMODE_PATH);
 	dput(root);
 	if (!mfile) {

@@ -72,6 +72,27 @@ void fc_drop_sb(struct fs_context *fc)
 	fc->sb = NULL;
 }
 
+/* The flags a reconfigure may change (Linux's MS_RMT_MASK). */
+#define MS_RMT_MASK (MS_RDONLY | MS_SYNCHRONOUS | MS_MANDLOCK | (1 << 23) | (1 << 25))
+
+int reconfigure_super(struct fs_context *fc)
+{
+	struct super_block *sb = fc->reconf_root->i_sb;
+	struct proc_fs_info *info = proc_sb_info(sb);
+
+	if (fc->sb_flags_mask & ~MS_RMT_MASK)
+		return -EINVAL;
+	if (fc->sb_flags_mask & MS_RDONLY)
+		sb->s_flags = (sb->s_flags & ~MS_RDONLY) | (fc->sb_flags & MS_RDONLY);
+	if (info && (fc->proc_set & PROC_SET_GID))
+		info->pid_gid = fc->proc.pid_gid;
+	if (info && (fc->proc_set & PROC_SET_HIDEPID))
+		info->hide_pid = fc->proc.hide_pid;
+	if (info && (fc->proc_set & PROC_SET_SUBSET))
+		info->pidonly = fc->proc.pidonly;
+	return 0;
+}
+
 /* Mounts made by fsmount and not yet attached (move_mount), in no table. */
 static struct mount *detached_mounts;
 
@@ -123,6 +144,16 @@ static struct mount *take_detached(struct dentry *root)
 		}
 	}
 	return NULL;
+}
+
+bool is_mount_root(struct dentry *d)
+{
+	if (find_mount(d))
+		return true;
+	for (struct mount *m = detached_mounts; m; m = m->next)
+		if (m->root == d)
+			return true;
+	return false;
 }
 
 void drop_detached_mount(struct dentry *root)

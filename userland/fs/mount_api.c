@@ -30,6 +30,11 @@
 #define MOUNT_ATTR_NOEXEC 0x8
 #define MOUNT_ATTR_IDMAP 0x100000
 #define MOVE_MOUNT_F_EMPTY_PATH 0x4
+#define FSCONFIG_CMD_RECONFIGURE 7
+#define FSPICK_CLOEXEC 1
+#ifndef SYS_fspick
+#define SYS_fspick 433
+#endif
 
 static int fsopen_(const char *name, unsigned flags) { return syscall(SYS_fsopen, name, flags); }
 static int fsconfig_(int fd, unsigned cmd, const char *key, const void *val, int aux)
@@ -37,6 +42,7 @@ static int fsconfig_(int fd, unsigned cmd, const char *key, const void *val, int
 	return syscall(SYS_fsconfig, fd, cmd, key, val, aux);
 }
 static int fsmount_(int fd, unsigned flags, unsigned attr) { return syscall(SYS_fsmount, fd, flags, attr); }
+static int fspick_(int dfd, const char *path, unsigned flags) { return syscall(SYS_fspick, dfd, path, flags); }
 static int move_mount_(int fd, const char *from, int tfd, const char *to, unsigned flags)
 {
 	return syscall(SYS_move_mount, fd, from, tfd, to, flags);
@@ -56,6 +62,7 @@ static const char *errname(int e)
 	case ENODATA: return "ENODATA";
 	case EMSGSIZE: return "EMSGSIZE";
 	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EROFS: return "EROFS";
 	default: return "E?";
 	}
 }
@@ -267,12 +274,52 @@ static void proc_options(void)
 	umount("/tmp/q");
 }
 
+/* fspick: reconfigure what is mounted, as a remount. */
+static void fspick_case(void)
+{
+	mkdir("/tmp/r", 0755);
+	mount("none", "/tmp/r", "tmpfs", 0, NULL);
+	show("fspick(/tmp) not a mount", fspick_(AT_FDCWD, "/tmp", 0));
+	show("fspick bad flags", fspick_(AT_FDCWD, "/tmp/r", 16));
+	int fd = fspick_(AT_FDCWD, "/tmp/r", FSPICK_CLOEXEC);
+	show("fspick(/tmp/r)", fd);
+	show("CMD_CREATE on it", fsconfig_(fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0));
+	show("fsmount on it", fsmount_(fd, 0, 0));
+	show("ro", fsconfig_(fd, FSCONFIG_SET_FLAG, "ro", NULL, 0));
+	show("CMD_RECONFIGURE", fsconfig_(fd, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	show_mount("/tmp/r");
+	show("creat in it", open("/tmp/r/f", O_CREAT | O_WRONLY, 0600));
+	show("rw", fsconfig_(fd, FSCONFIG_SET_FLAG, "rw", NULL, 0));
+	show("CMD_RECONFIGURE", fsconfig_(fd, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	show_mount("/tmp/r");
+	show("creat in it", open("/tmp/r/f", O_CREAT | O_WRONLY, 0600));
+	show("dirsync", fsconfig_(fd, FSCONFIG_SET_FLAG, "dirsync", NULL, 0));
+	show("CMD_RECONFIGURE with dirsync", fsconfig_(fd, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	show("then a parameter", fsconfig_(fd, FSCONFIG_SET_FLAG, "ro", NULL, 0));
+	show_log(fd);
+	close(fd);
+
+	mkdir("/tmp/s", 0755);
+	mount("proc", "/tmp/s", "proc", 0, "gid=3");
+	fd = fspick_(AT_FDCWD, "/tmp/s", 0);
+	show("fspick(/tmp/s)", fd);
+	show("hidepid=invisible", fsconfig_(fd, FSCONFIG_SET_STRING, "hidepid", "invisible", 0));
+	show("CMD_RECONFIGURE", fsconfig_(fd, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	show_mount("/tmp/s");
+	show("subset=pid", fsconfig_(fd, FSCONFIG_SET_STRING, "subset", "pid", 0));
+	show("CMD_RECONFIGURE", fsconfig_(fd, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0));
+	show_mount("/tmp/s");
+	show("umount while picked", umount("/tmp/s"));
+	close(fd);
+}
+
 static void unprivileged(void)
 {
 	setuid(1000);
 	show("fsopen as uid 1000", fsopen_("tmpfs", 0));
 	show("fsmount as uid 1000", fsmount_(3, 0, 0));
 	show("move_mount as uid 1000", move_mount_(AT_FDCWD, "/proc", AT_FDCWD, "/mnt", 0));
+	show("fspick as uid 1000", fspick_(AT_FDCWD, "/proc", 0));
 }
 
 static void in_child(void (*fn)(void))
@@ -300,6 +347,7 @@ int main(void)
 	in_child(unattached);
 	in_child(errors);
 	in_child(proc_options);
+	in_child(fspick_case);
 	in_child(unprivileged);
 	return 0;
 }
