@@ -91,8 +91,8 @@ static void ipcns_put(struct ns_common *ns)
 }
 
 /* setns: CAP_SYS_ADMIN (one user namespace here). The caller's undo list
- * and created segments are let go of when the switch is made
- * (kernel/nsproxy.c), as Linux's commit_nsset does. */
+ * is applied when the switch is made (kernel/nsproxy.c), as Linux's
+ * commit_nsset does. */
 static int ipcns_install(struct nsset *nsset, struct ns_common *new)
 {
 	struct ipc_namespace *ns = container_of(new, struct ipc_namespace, ns);
