@@ -106,6 +106,10 @@ struct dentry *mount_detached(struct fs_context *fc, unsigned long mnt_flags);
 int reconfigure_super(struct fs_context *fc);
 /* Is d the root of a mount (the caller's, or fsmount's not attached)? */
 bool is_mount_root(struct dentry *d);
+/* open_tree(OPEN_TREE_CLONE): a detached copy of the mount whose root is
+ * root (its root, held); ERR_PTR(-EINVAL) for another directory (bind
+ * mounts are not here) or a ramfs or tmpfs, -ENOMEM. */
+struct dentry *clone_mount_detached(struct dentry *root);
 /* The last close of fsmount's descriptor: a mount never attached goes. */
 void drop_detached_mount(struct dentry *root);
 /* move_mount(2), mount(2)'s MS_MOVE: the mount whose root is from (in the

@@ -18,9 +18,14 @@
  * its parameters, then FSCONFIG_CMD_RECONFIGURE, change it (ro or rw,
  * proc's options) as a remount does.
  *
- * Not here: open_tree (ENOSYS: it clones mounts, bind mounts are not
- * here), FSCONFIG_SET_PATH and SET_FD parameters (no filesystem here takes
- * one: each is refused as its type refuses an unknown parameter).
+ * open_tree(AT_FDCWD, "/mnt", OPEN_TREE_CLONE) copies the mount at /mnt
+ * (detached, as fsmount's) for move_mount to put elsewhere.
+ *
+ * Not here: open_tree's copy of a directory that is not the root of a
+ * mount (a bind mount: EINVAL), of a ramfs or tmpfs mount (EINVAL), or
+ * of the mounts below (AT_RECURSIVE);
+ * FSCONFIG_SET_PATH and SET_FD parameters (no filesystem here takes one:
+ * each is refused as its type refuses an unknown parameter).
  */
 #include "fs_context.h"
 #include <cred.h>
@@ -325,6 +330,25 @@ static const struct file_operations detached_mount_fops = {
 	.release = detached_mount_release,
 };
 
+/* An O_PATH descriptor on root, a detached mount's (given reference):
+ * the mount goes with its last close. The descriptor or -errno. */
+static long detached_mount_fd(struct dentry *root, bool cloexec)
+{
+	struct file *file = alloc_file(root, root->d_inode, O_PATH, FMODE_PATH);
+	long fd;
+
+	dput(root);
+	if (!file) {
+		drop_detached_mount(root);
+		return -ENOMEM;
+	}
+	file->f_op = &detached_mount_fops;
+	fd = fd_install_lowest(current->files, file, cloexec);
+	if (fd < 0)
+		fput(file);
+	return fd;
+}
+
 /* MOUNT_ATTR_* to the MS_* a mount keeps; -EINVAL for a bad atime mode. */
 static long attr_to_mnt_flags(unsigned int attr)
 {
@@ -354,7 +378,7 @@ static long attr_to_mnt_flags(unsigned int attr)
 long sys_fsmount(int fs_fd, unsigned int flags, unsigned int attr_flags)
 {
 	struct fs_context *fc;
-	struct file *file, *mfile;
+	struct file *file;
 	struct dentry *root;
 	long mnt_flags, fd;
 
@@ -381,19 +405,49 @@ long sys_fsmount(int fs_fd, unsigned int flags, unsigned int attr_flags)
 	fc->reconf_root = igrab(fc->sb->s_root->d_inode);
 	fc->sb = NULL;
 	vfs_clean_context(fc);
-	mfile = alloc_file(root, root->d_inode, O_PATH, FMODE_PATH);
-	dput(root);
-	if (!mfile) {
-		drop_detached_mount(root);
-		fd = -ENOMEM;
-		goto out;
-	}
-	mfile->f_op = &detached_mount_fops;
-	fd = fd_install_lowest(current->files, mfile, flags & FSMOUNT_CLOEXEC);
-	if (fd < 0)
-		fput(mfile);
+	fd = detached_mount_fd(root, flags & FSMOUNT_CLOEXEC);
 out:
 	fput(file);
+	return fd;
+}
+
+#define OPEN_TREE_CLONE 1
+#define AT_NO_AUTOMOUNT 0x800
+#define AT_RECURSIVE 0x8000
+
+/* An O_PATH descriptor on path; with OPEN_TREE_CLONE on a detached copy
+ * of the mount whose root it is, for move_mount (the mounts below it are
+ * not copied: AT_RECURSIVE copies only the top one here). */
+long sys_open_tree(int dfd, const char __user *path, unsigned int flags)
+{
+	struct dentry *d, *root;
+	struct file *file;
+	long err, fd;
+
+	if (flags & ~(AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
+		      OPEN_TREE_CLONE | O_CLOEXEC))
+		return -EINVAL;
+	if ((flags & (AT_RECURSIVE | OPEN_TREE_CLONE)) == AT_RECURSIVE)
+		return -EINVAL;
+	if ((flags & OPEN_TREE_CLONE) && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	err = user_path_at(dfd, path, ((flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+			   ((flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &d);
+	if (err)
+		return err;
+	if (flags & OPEN_TREE_CLONE) {
+		root = clone_mount_detached(d);
+		dput(d);
+		return IS_ERR(root) ? PTR_ERR(root) : detached_mount_fd(root, flags & O_CLOEXEC);
+	}
+	file = alloc_file(d, d->d_inode, O_PATH, FMODE_PATH);
+	dput(d);
+	if (!file)
+		return -ENOMEM;
+	file->f_op = NULL; /* a handle on the name, as open's O_PATH */
+	fd = fd_install_lowest(current->files, file, flags & O_CLOEXEC);
+	if (fd < 0)
+		fput(file);
 	return fd;
 }
 

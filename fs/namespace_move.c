@@ -131,6 +131,26 @@ struct dentry *mount_detached(struct fs_context *fc, unsigned long mnt_flags)
 	return dget(mnt->root);
 }
 
+struct dentry *clone_mount_detached(struct dentry *root)
+{
+	struct mount *old = find_mount(root), *mnt;
+
+	for (mnt = detached_mounts; !old && mnt; mnt = mnt->next)
+		if (mnt->root == root)
+			old = mnt;
+	/* Not here: a bind mount of a directory; nor a second root of a
+	 * tree kept in its dentries (ramfs, tmpfs: an alias root would show
+	 * none of its names). */
+	if (!old || old->sb->s_magic == RAMFS_MAGIC || old->sb->s_magic == TMPFS_MAGIC)
+		return ERR_PTR(-EINVAL);
+	mnt = new_mount(old->sb, old->devname, old->flags, false);
+	if (!mnt)
+		return ERR_PTR(-ENOMEM);
+	mnt->next = detached_mounts;
+	detached_mounts = mnt;
+	return dget(mnt->root);
+}
+
 /* The detached mount whose root is root, taken out of the list; NULL if
  * none. */
 static struct mount *take_detached(struct dentry *root)

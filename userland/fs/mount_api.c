@@ -32,6 +32,13 @@
 #define MOVE_MOUNT_F_EMPTY_PATH 0x4
 #define FSCONFIG_CMD_RECONFIGURE 7
 #define FSPICK_CLOEXEC 1
+#define OPEN_TREE_CLONE 1
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
 #ifndef SYS_fspick
 #define SYS_fspick 433
 #endif
@@ -43,6 +50,7 @@ static int fsconfig_(int fd, unsigned cmd, const char *key, const void *val, int
 }
 static int fsmount_(int fd, unsigned flags, unsigned attr) { return syscall(SYS_fsmount, fd, flags, attr); }
 static int fspick_(int dfd, const char *path, unsigned flags) { return syscall(SYS_fspick, dfd, path, flags); }
+static int open_tree_(int dfd, const char *path, unsigned flags) { return syscall(SYS_open_tree, dfd, path, flags); }
 static int move_mount_(int fd, const char *from, int tfd, const char *to, unsigned flags)
 {
 	return syscall(SYS_move_mount, fd, from, tfd, to, flags);
@@ -313,6 +321,41 @@ static void fspick_case(void)
 	close(fd);
 }
 
+/* open_tree: a copy of a mount to put elsewhere, or a handle on one. */
+static void open_tree_case(void)
+{
+	struct stat st;
+
+	mkdir("/tmp/t", 0755);
+	mkdir("/tmp/t2", 0755);
+	mkdir("/tmp/t3", 0755);
+	mkdir("/tmp/u", 0755);
+	mount("proc", "/tmp/t", "proc", 0, "hidepid=2");
+	show("open_tree bad flags", open_tree_(AT_FDCWD, "/tmp/t", 4));
+	show("open_tree AT_RECURSIVE alone", open_tree_(AT_FDCWD, "/tmp/t", AT_RECURSIVE));
+	int fd = open_tree_(AT_FDCWD, "/tmp/t", OPEN_TREE_CLONE | O_CLOEXEC);
+	show("open_tree(/tmp/t, CLONE)", fd);
+	show_mount("/tmp/t2");
+	show("move_mount the copy to /tmp/t2", move_mount_(fd, "", AT_FDCWD, "/tmp/t2", MOVE_MOUNT_F_EMPTY_PATH));
+	show_mount("/tmp/t");
+	show_mount("/tmp/t2");
+	show("stat /tmp/t2/self/status", stat("/tmp/t2/self/status", &st));
+	show("stat /tmp/t2/meminfo", stat("/tmp/t2/meminfo", &st));
+	close(fd);
+	umount("/tmp/t2");
+	umount("/tmp/t");
+	mount("src", "/tmp/u", "tmpfs", 0, "mode=750");
+	fd = open_tree_(AT_FDCWD, "/tmp/u", 0);
+	show("open_tree(/tmp/u)", fd);
+	show("fstat it", fstat(fd, &st));
+	printf("  mode %o\n", st.st_mode & 07777);
+	show("move_mount it to /tmp/t3", move_mount_(fd, "", AT_FDCWD, "/tmp/t3", MOVE_MOUNT_F_EMPTY_PATH));
+	show_mount("/tmp/u");
+	show_mount("/tmp/t3");
+	close(fd);
+	umount("/tmp/t3");
+}
+
 static void unprivileged(void)
 {
 	setuid(1000);
@@ -320,6 +363,8 @@ static void unprivileged(void)
 	show("fsmount as uid 1000", fsmount_(3, 0, 0));
 	show("move_mount as uid 1000", move_mount_(AT_FDCWD, "/proc", AT_FDCWD, "/mnt", 0));
 	show("fspick as uid 1000", fspick_(AT_FDCWD, "/proc", 0));
+	show("open_tree CLONE as uid 1000", open_tree_(AT_FDCWD, "/proc", OPEN_TREE_CLONE));
+	show("open_tree as uid 1000", open_tree_(AT_FDCWD, "/proc", 0));
 }
 
 static void in_child(void (*fn)(void))
@@ -348,6 +393,7 @@ int main(void)
 	in_child(errors);
 	in_child(proc_options);
 	in_child(fspick_case);
+	in_child(open_tree_case);
 	in_child(unprivileged);
 	return 0;
 }
