@@ -200,6 +200,7 @@ struct task {
 	unsigned int flags;     /* PF_* */
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
+	uint16_t fsindex, gsindex; /* the user's FS and GS selectors (mov to %fs) */
 	/* I/O port access (arch/x86/kernel/ioport.c): ioperm's bitmap
 	 * (IO_BITMAP_BYTES, a bit a port, 1 denied) or NULL for none; iopl's
 	 * level (3: every port). */

@@ -222,6 +222,8 @@ struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NUL
  * STACK_GUARD_GAP free below it. 0 if there is no room.
  */
 uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len);
+/* The same for MAP_32BIT: in the first 2 GiB. */
+uint64_t get_unmapped_area_32bit(struct mm *mm, uint64_t addr, uint64_t len);
 /* Where the free gap below area v must end: v's start, or for a stack
  * STACK_GUARD_GAP lower, kept free for it to grow into (Linux's). */
 uint64_t vm_start_gap(const struct vma *v);
