@@ -44,9 +44,15 @@
  * d_covers), the counts on the dentries saying quickly that none does.
  * The namespace's last put unmounts its table.
  *
- * Not done: bind mounts and MS_MOVE (EINVAL); propagation (every mount is
- * private, as after "mount --make-rprivate /").
+ * MS_MOVE and move_mount(2) move a mount, with those below it, to the
+ * end of the table (do_move_mount); the new mount API (fs/fsopen.c) makes
+ * a mount attached nowhere until move_mount puts it somewhere.
+ *
+ * Not done: bind mounts (EINVAL); propagation (every mount is private, as
+ * after "mount --make-rprivate /").
  */
+#include "fs_context.h"
+#include "mount.h"
 #include "proc/internal.h"
 #include <cred.h>
 #include <mm.h>
@@ -54,52 +60,11 @@
 #include <sched.h>
 #include <uaccess.h>
 
-/* mount(2) flags (include/uapi/linux/mount.h). */
-#define MS_RDONLY 1
-#define MS_NOSUID 2
-#define MS_NODEV 4
-#define MS_NOEXEC 8
-#define MS_SYNCHRONOUS 16
-#define MS_REMOUNT 32
-#define MS_MANDLOCK 64
-#define MS_NOATIME 1024
-#define MS_NODIRATIME 2048
-#define MS_BIND 4096
-#define MS_MOVE 8192
-#define MS_REC 16384
-#define MS_SILENT 32768
-#define MS_UNBINDABLE (1 << 17)
-#define MS_PRIVATE (1 << 18)
-#define MS_SLAVE (1 << 19)
-#define MS_SHARED (1 << 20)
-#define MS_RELATIME (1 << 21)
-#define MS_STRICTATIME (1 << 24)
-#define MS_MGC_VAL 0xC0ED0000UL
-#define MS_MGC_MSK 0xffff0000UL
-#define MS_PROPAGATION (MS_SHARED | MS_SLAVE | MS_UNBINDABLE | MS_PRIVATE)
-/* The per-mount flags we keep and show. */
-#define MNT_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | MS_NODIRATIME | MS_RELATIME)
-
 /* umount2 flags */
 #define MNT_FORCE 1
 #define MNT_DETACH 2
 #define MNT_EXPIRE 4
 #define UMOUNT_NOFOLLOW 8
-
-struct mount {
-	struct mount *next;
-	struct super_block *sb;
-	struct dentry *root;            /* what it shows (held): sb->s_root, or an alias */
-	struct dentry *mountpoint;      /* the covered directory (held); NULL for "/" */
-	char *devname;                  /* the source as given ("proc", "none") */
-	unsigned long flags;            /* MNT_FLAGS bits */
-};
-
-/* A mount namespace: its own table of mounts (include/nsproxy.h). */
-struct mnt_namespace {
-	struct ns_common ns;
-	struct mount *mounts;           /* in the order of mounting, "/" first */
-};
 
 /* Linux 6.1 numbers it 4026531841: the first dynamic number went to
  * another namespace made before it at boot. */
@@ -108,11 +73,10 @@ struct mnt_namespace init_mnt_ns = {
 };
 
 /* The caller's namespace (the initial one before the first process). */
-static struct mnt_namespace *current_mnt_ns(void)
+struct mnt_namespace *current_mnt_ns(void)
 {
 	return current && current->nsproxy ? current->nsproxy->mnt_ns : &init_mnt_ns;
 }
-#define mount_list (current_mnt_ns()->mounts)
 
 struct dentry *d_mounted(const struct dentry *d)
 {
@@ -135,7 +99,7 @@ struct dentry *d_covers(const struct dentry *root)
 }
 
 /* Put mnt in the tree (its counts; the table is the caller's business). */
-static void attach_mount(struct mount *mnt)
+void attach_mount(struct mount *mnt)
 {
 	if (mnt->mountpoint) {
 		mnt->mountpoint->d_mounts++;
@@ -145,8 +109,7 @@ static void attach_mount(struct mount *mnt)
 
 /* Free mnt, out of every table; the last mount of its filesystem takes
  * the filesystem apart. */
-static void kill_super(struct super_block *sb);
-static void drop_mount(struct mount *mnt)
+void drop_mount(struct mount *mnt)
 {
 	struct super_block *sb = mnt->sb;
 
@@ -286,7 +249,7 @@ void mnt_init_root(struct super_block *sb)
 }
 
 /* The mount whose root is the dentry root, or NULL. */
-static struct mount *find_mount(struct dentry *root)
+struct mount *find_mount(struct dentry *root)
 {
 	for (struct mount *m = mount_list; m; m = m->next)
 		if (m->root == root)
@@ -324,6 +287,14 @@ static void show_options(struct seq_file *m, struct mount *mnt)
 		seq_puts(m, ",nodiratime");
 	if (f & MS_RELATIME)
 		seq_puts(m, ",relatime");
+	struct proc_fs_info *proc = proc_sb_info(mnt->sb);
+	static const char *const hidepid[] = { "off", "noaccess", "invisible", "?", "ptraceable" };
+	if (proc && proc->pid_gid)
+		seq_printf(m, ",gid=%u", proc->pid_gid);
+	if (proc && proc->hide_pid)
+		seq_printf(m, ",hidepid=%s", hidepid[proc->hide_pid]);
+	if (proc && proc->pidonly)
+		seq_puts(m, ",subset=pid");
 	if (mnt->sb->s_magic == TMPFS_MAGIC && mnt->mountpoint) {
 		mode_t mode = mnt->root->d_inode->i_mode & 07777;
 		if (mode != 01777)
@@ -491,7 +462,7 @@ static void kill_tree(struct dentry *root)
  * block's reference on its root; the super block itself is freed with its
  * last inode (fs/super.c), after the last open file.
  */
-static void kill_super(struct super_block *sb)
+void kill_super(struct super_block *sb)
 {
 	struct dentry *root = sb->s_root;
 
@@ -504,7 +475,7 @@ static void kill_super(struct super_block *sb)
 }
 
 /* One more root dentry for the root of sb, for one more mount of it. */
-static struct dentry *d_alloc_root_alias(struct super_block *sb)
+struct dentry *d_alloc_root_alias(struct super_block *sb)
 {
 	struct dentry *d = d_make_root(igrab(sb->s_root->d_inode));
 
@@ -526,7 +497,19 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	if (!type)
 		return -EINVAL;
 	if (strcmp(type, "proc") == 0) {
-		sb = proc_mount();
+		/* Its options as fsconfig takes them (gid=, hidepid=, subset=). */
+		struct fs_context *fc = fs_context_for_mount("proc");
+		if (IS_ERR(fc))
+			return PTR_ERR(fc);
+		err = parse_monolithic_mount_data(fc, data);
+		if (!err)
+			err = vfs_get_tree(fc);
+		sb = fc->sb;
+		ro = fc->sb_flags & MS_RDONLY;
+		fc->sb = NULL; /* ours now */
+		put_fs_context(fc);
+		if (err)
+			return err;
 	} else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0) {
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
 	} else {
@@ -633,7 +616,14 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 				mnt->sb->s_flags = mnt->flags;
 			}
 		}
-	} else if (flags & (MS_BIND | MS_MOVE)) {
+	} else if (flags & MS_MOVE) {
+		struct dentry *from;
+		err = -EINVAL;
+		if (dev && *dev && !(err = kern_path_at(AT_FDCWD, dev, LOOKUP_FOLLOW, &from))) {
+			err = do_move_mount(from, target);
+			dput(from);
+		}
+	} else if (flags & MS_BIND) {
 		err = -EINVAL;
 	} else if (!S_ISDIR(target->d_inode->i_mode)) {
 		err = -ENOTDIR;

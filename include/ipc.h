@@ -3,16 +3,18 @@
  * memory, as Linux keeps them: per IPC namespace.
  *
  * All that a namespace owns is in struct ipc_namespace: the three tables of
- * ids and the limits /proc/sys/kernel/{sem,msgmax,msgmnb,msgmni} set. Code
- * reaches it only through current_ipc_ns(), so that CLONE_NEWIPC needs only
- * to give a task another pointer. There is one namespace so far,
- * init_ipc_ns.
+ * ids and the limits /proc/sys/kernel/{sem,msg*,shm*} set. The calls reach
+ * it only through current_ipc_ns() (the caller's nsproxy's); an object
+ * that outlives the call knows its own (a segment's shp->ns). A task gets
+ * a new one with CLONE_NEWIPC (clone, unshare) or enters one with setns
+ * (ipc/namespace.c); boot's is init_ipc_ns.
  *
  * Per process, the SEM_UNDO adjustments (ipc/sem_undo.c): a list that
  * clone(CLONE_SYSVSEM) shares, applied when its last user exits.
  */
 #pragma once
 #include <kernel.h>
+#include <nsproxy.h>
 
 struct task;
 
@@ -54,6 +56,7 @@ struct ipc_ids {
 enum { IPC_SEM_IDS, IPC_MSG_IDS, IPC_SHM_IDS, IPC_NR_IDS };
 
 struct ipc_namespace {
+	struct ns_common ns;    /* count: nsproxies, nsfs files, attached segments */
 	struct ipc_ids ids[IPC_NR_IDS];
 	/* /proc/sys/kernel/sem: semmsl, semmns, semopm, semmni */
 	int sem_ctls[4];
@@ -61,6 +64,11 @@ struct ipc_namespace {
 	/* /proc/sys/kernel/msgmax, msgmnb, msgmni */
 	int msg_ctlmax, msg_ctlmnb, msg_ctlmni;
 	uint64_t msg_bytes, msg_hdrs; /* queued, in all queues */
+	/* /proc/sys/kernel/shmmax (bytes), shmall (pages), shmmni,
+	 * shm_rmid_forced */
+	uint64_t shm_ctlmax, shm_ctlall;
+	int shm_ctlmni, shm_rmid_forced;
+	uint64_t shm_tot;       /* pages in all segments */
 };
 
 extern struct ipc_namespace init_ipc_ns;
@@ -72,3 +80,17 @@ struct ipc_namespace *current_ipc_ns(void);
  * CLONE_SYSVSEM; 0 or -ENOMEM) and exit (the last user applies it). */
 int copy_semundo(uint64_t clone_flags, struct task *child);
 void exit_sem(struct task *t);
+/* ipc/shm.c: t no longer creates segments (exit, or it leaves its IPC
+ * namespace): with shm_rmid_forced, those nobody has attached go. */
+void exit_shm(struct task *t);
+
+/* ipc/namespace.c, ipc/{sem,msg,shm}.c: the last put of a namespace
+ * frees every object in it. */
+static inline struct ipc_namespace *get_ipc_ns(struct ipc_namespace *ns)
+{
+	ns->ns.count++;
+	return ns;
+}
+void sem_exit_ns(struct ipc_namespace *ns);
+void msg_exit_ns(struct ipc_namespace *ns);
+void shm_exit_ns(struct ipc_namespace *ns);

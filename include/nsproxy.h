@@ -5,8 +5,7 @@
  *   uts  the host and domain names (kernel/utsname.c)
  *   mnt  the mount table (fs/namespace.c)
  *   pid  the process ids (kernel/pid_namespace.c, when there is one)
- *   ipc  System V IPC: a slot left for its namespace; every task has the
- *        initial one (NULL) until then
+ *   ipc  System V IPC's ids and limits (ipc/namespace.c)
  *   net  the network: here, AF_UNIX's abstract names (net/core/net_namespace.c)
  *   time the monotonic and boot-time clocks' offsets (kernel/time/namespace.c)
  *
@@ -44,7 +43,7 @@ struct fs_struct;
 #define CLONE_NS_ALL (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
 		      CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
 /* The ones this kernel makes. */
-#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWTIME)
+#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWTIME)
 
 /* Linux's fixed inode numbers of the initial namespaces (proc_ns.h);
  * the others come from PROC_DYNAMIC_FIRST up, the lowest free first. */
@@ -87,7 +86,7 @@ struct time_namespace;
 struct nsproxy {
 	int count;
 	struct uts_namespace *uts_ns;
-	struct ipc_namespace *ipc_ns;   /* for SysV IPC's namespace; NULL: the initial one */
+	struct ipc_namespace *ipc_ns;
 	struct mnt_namespace *mnt_ns;
 	struct pid_namespace *pid_ns_for_children; /* NULL: the initial one */
 	struct net *net_ns;
@@ -129,6 +128,13 @@ extern struct uts_namespace init_uts_ns;
 extern const struct proc_ns_operations utsns_operations;
 struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old);
 void put_uts_ns(struct uts_namespace *ns);
+
+/* ipc/namespace.c */
+extern const struct proc_ns_operations ipcns_operations;
+/* CLONE_NEWIPC: a new namespace, empty, with Linux's default limits;
+ * else old with one more reference. ERR_PTR(-errno). */
+struct ipc_namespace *copy_ipcs(uint64_t flags, struct ipc_namespace *old);
+void put_ipc_ns(struct ipc_namespace *ns);
 
 /* fs/namespace.c */
 extern struct mnt_namespace init_mnt_ns;

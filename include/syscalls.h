@@ -47,8 +47,10 @@
 	X(192, lgetxattr) X(193, fgetxattr) X(194, listxattr)                  \
 	X(195, llistxattr) X(196, flistxattr) X(197, removexattr)              \
 	X(198, lremovexattr) X(199, fremovexattr)                              \
-	/* fs/namespace.c, fs/statfs.c, fs/utimes.c, fs/read_write.c */        \
+	/* fs/namespace.c, fs/fsopen.c, fs/statfs.c, fs/utimes.c, read_write.c */\
 	X(165, mount) X(166, umount2) X(161, chroot) X(137, statfs)            \
+	X(430, fsopen) X(431, fsconfig) X(432, fsmount) X(429, move_mount)     \
+	X(433, fspick) X(428, open_tree)                                       \
 	X(138, fstatfs) X(162, sync) X(306, syncfs) X(74, fsync)               \
 	X(75, fdatasync) X(280, utimensat) X(235, utimes) X(261, futimesat)    \
 	X(132, utime) X(40, sendfile) X(78, getdents)                          \

@@ -87,6 +87,17 @@ static void freeque(struct ipc_namespace *ns, struct msg_queue *msq)
 	ipc_rmid(msg_ids(ns), &msq->perm);
 }
 
+/* The namespace's last put: every queue goes, with its messages. */
+void msg_exit_ns(struct ipc_namespace *ns)
+{
+	struct ipc_ids *ids = msg_ids(ns);
+
+	ipc_lock(&ids->lock);
+	while (ids->max_idx >= 0) /* the highest slot in use: ipc_rmid keeps it so */
+		freeque(ns, (struct msg_queue *)ids->entries[ids->max_idx]);
+	ipc_unlock(&ids->lock);
+}
+
 static long msgctl_info(struct ipc_namespace *ns, int cmd, void __user *buf)
 {
 	struct msginfo info = {

@@ -92,6 +92,17 @@ static void freeary(struct ipc_namespace *ns, struct sem_array *sma)
 	ipc_rmid(sem_ids(ns), &sma->perm);
 }
 
+/* The namespace's last put: every set goes (no task is in it to sleep). */
+void sem_exit_ns(struct ipc_namespace *ns)
+{
+	struct ipc_ids *ids = sem_ids(ns);
+
+	ipc_lock(&ids->lock);
+	while (ids->max_idx >= 0) /* the highest slot in use: ipc_rmid keeps it so */
+		freeary(ns, (struct sem_array *)ids->entries[ids->max_idx]);
+	ipc_unlock(&ids->lock);
+}
+
 /* The latest semop's time: the newest of the semaphores' (Linux's
  * get_semotime). */
 static int64_t get_semotime(const struct sem_array *sma)
@@ -368,9 +379,25 @@ static int sem_sysctl_write(const char *buf, size_t count)
 	return 0;
 }
 
+static int sem_next_id_show(struct seq_file *m)
+{
+	seq_printf(m, "%d\n", sem_ids(current_ipc_ns())->next_id);
+	return 0;
+}
+
+static int sem_next_id_write(const char *buf, size_t count)
+{
+	int v, n = ipc_parse_ints(buf, count, &v, 1, 0, INT32_MAX);
+
+	if (n > 0)
+		sem_ids(current_ipc_ns())->next_id = v;
+	return n < 0 ? n : 0;
+}
+
 static int sem_init(void)
 {
 	proc_create("sysvipc/sem", 0444, sem_proc_show, NULL);
+	proc_create("sys/kernel/sem_next_id", 0644, sem_next_id_show, sem_next_id_write);
 	return proc_create("sys/kernel/sem", 0644, sem_sysctl_show, sem_sysctl_write);
 }
 device_initcall(sem_init);

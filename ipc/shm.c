@@ -16,11 +16,18 @@
  *    reference: every area that maps it holds one (fork copies them, exit
  *    and munmap drop them), as Linux's shm_open and shm_close count.
  *  - IPC_RMID of an attached segment makes it private (key IPC_PRIVATE)
- *    and marks it SHM_DEST; Linux frees it at the last detach, here the
- *    next shm call (or /proc/sysvipc/shm read) that looks finds it
- *    unattached and frees it.
+ *    and marks it SHM_DEST; it is freed at the last detach (shm_area_close,
+ *    called for each area that goes), as in Linux. So is any segment with
+ *    the namespace's shm_rmid_forced set; and with it set, a segment whose
+ *    creator has exited (exit_shm) goes as soon as nobody has it attached.
  *  - The table of ids is the IPC namespace's (ipc/util.c), which keeps
- *    them as above; shm does not take its lock yet (nothing here sleeps).
+ *    them as above. A segment knows its namespace (shp->ns): it is
+ *    detached, maybe after its process left the namespace, by its file,
+ *    found in the list of all segments (all_segs). While attached it holds
+ *    a reference on the namespace (holds_ns), as Linux's shm files do.
+ *  - Locking: shm takes no lock yet (nothing here sleeps, one CPU, no
+ *    preemption); all_segs would need one of its own, taken inside the
+ *    table's.
  */
 #include <cred.h>
 #include <errno.h>
@@ -50,9 +57,6 @@
 #define SHM_LOCKED 02000 /* in the mode: SHM_LOCK (nothing is swapped here) */
 
 #define SHMMIN 1
-#define SHMMNI 4096
-#define SHMMAX (UINT64_MAX - (1UL << 24))
-#define SHMALL (UINT64_MAX - (1UL << 24)) /* in pages */
 #define SHMLBA PAGE_SIZE
 
 struct shmid_kernel {
@@ -61,6 +65,10 @@ struct shmid_kernel {
 	int64_t atim, dtim, ctim;
 	pid_t cpid, lpid;
 	struct file *file;
+	struct ipc_namespace *ns;
+	struct task *creator;       /* NULL once it exited or left ns (exit_shm) */
+	bool holds_ns;              /* attached somewhere: a reference on ns */
+	struct shmid_kernel *next;  /* all_segs */
 };
 
 /* The user's view (x86-64's struct shmid64_ds). */
@@ -80,18 +88,28 @@ struct shm_info {
 	uint64_t shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
 };
 
-static uint64_t shm_tot; /* pages */
+/* Every segment of every namespace, for the way from an area's file to
+ * its segment. */
+static struct shmid_kernel *all_segs;
 
-static struct ipc_ids *shm_ids(void)
+static struct ipc_ids *shm_ids(struct ipc_namespace *ns)
 {
-	return &current_ipc_ns()->ids[IPC_SHM_IDS];
+	return &ns->ids[IPC_SHM_IDS];
 }
 
-/* The segment in slot idx, or NULL. */
-static struct shmid_kernel *seg(int idx)
+/* The segment in slot idx of ns's table, or NULL. */
+static struct shmid_kernel *seg(struct ipc_namespace *ns, int idx)
 {
-	struct ipc_ids *ids = shm_ids();
+	struct ipc_ids *ids = shm_ids(ns);
 	return idx <= ids->max_idx ? (struct shmid_kernel *)ids->entries[idx] : NULL;
+}
+
+static struct shmid_kernel *shm_by_file(const struct file *file)
+{
+	for (struct shmid_kernel *shp = all_segs; shp; shp = shp->next)
+		if (shp->file == file)
+			return shp;
+	return NULL;
 }
 
 static int64_t now_seconds(void)
@@ -108,32 +126,83 @@ static uint64_t nattch(const struct shmid_kernel *shp)
 
 static void shm_free(struct kern_ipc_perm *perm)
 {
-	struct shmid_kernel *shp = (struct shmid_kernel *)perm;
+	struct shmid_kernel *shp = (struct shmid_kernel *)perm, **pp = &all_segs;
 
+	while (*pp != shp)
+		pp = &(*pp)->next;
+	*pp = shp->next;
 	fput(shp->file);
 	kfree(shp);
 }
 
-static void shm_destroy(int idx)
+static void shm_destroy(struct shmid_kernel *shp)
 {
-	struct shmid_kernel *shp = seg(idx);
-
-	shm_tot -= ALIGN_UP(shp->segsz, PAGE_SIZE) / PAGE_SIZE;
-	ipc_rmid(shm_ids(), &shp->perm);
+	shp->ns->shm_tot -= ALIGN_UP(shp->segsz, PAGE_SIZE) / PAGE_SIZE;
+	ipc_rmid(shm_ids(shp->ns), &shp->perm);
 }
 
-/* Free the removed segments nobody has attached any more. */
-static void shm_reap(void)
+/* Linux's shm_may_destroy: unattached, and removed or forced to go. */
+static bool shm_may_destroy(const struct shmid_kernel *shp)
 {
-	for (int i = 0; i < SHMMNI; i++)
-		if (seg(i) && (seg(i)->perm.mode & SHM_DEST) && !nattch(seg(i)))
-			shm_destroy(i);
+	return !nattch(shp) && (shp->ns->shm_rmid_forced || (shp->perm.mode & SHM_DEST));
+}
+
+static bool shm_may_destroy_detached(const struct shmid_kernel *shp)
+{
+	return shp->ns->shm_rmid_forced || (shp->perm.mode & SHM_DEST);
+}
+
+/* Nothing maps shp any more (the last area's file reference is about to
+ * go, or went): it lets go of its namespace, and goes too if removed (or
+ * forced). */
+static void shm_last_detach(struct shmid_kernel *shp)
+{
+	struct ipc_namespace *ns = shp->ns;
+	bool held = shp->holds_ns;
+
+	shp->holds_ns = false;
+	if (shm_may_destroy_detached(shp))
+		shm_destroy(shp);
+	if (held)
+		put_ipc_ns(ns); /* its last put frees what is left in it */
+}
+
+void shm_exit_ns(struct ipc_namespace *ns)
+{
+	/* Nothing is attached: an attached segment holds ns. */
+	while (shm_ids(ns)->max_idx >= 0)
+		shm_destroy(seg(ns, shm_ids(ns)->max_idx));
+}
+
+void exit_shm(struct task *t)
+{
+	struct shmid_kernel *shp, *next;
+
+	for (shp = all_segs; shp; shp = next) {
+		next = shp->next;
+		if (shp->creator != t)
+			continue;
+		shp->creator = NULL;
+		if (shp->ns->shm_rmid_forced && !nattch(shp))
+			shm_destroy(shp);
+	}
+}
+
+void shm_destroy_orphaned(struct ipc_namespace *ns)
+{
+	struct shmid_kernel *shp, *next;
+
+	for (shp = all_segs; shp; shp = next) {
+		next = shp->next;
+		if (shp->ns == ns && !shp->creator && shm_may_destroy(shp))
+			shm_destroy(shp);
+	}
 }
 
 /* The segment of an id (EINVAL if there is none, or the id is stale). */
-static struct shmid_kernel *shm_obtain_object_check(int id)
+static struct shmid_kernel *shm_obtain_object_check(struct ipc_namespace *ns, int id)
 {
-	return (struct shmid_kernel *)ipc_obtain_object_check(shm_ids(), id);
+	return (struct shmid_kernel *)ipc_obtain_object_check(shm_ids(ns), id);
 }
 
 /* Only the creator, the owner or CAP_SYS_ADMIN may change or remove it. */
@@ -142,18 +211,21 @@ static bool ipc_owner(const struct shmid_kernel *shp)
 	return current_euid() == shp->perm.cuid || current_euid() == shp->perm.uid || capable(CAP_SYS_ADMIN);
 }
 
-static long newseg(int key, uint64_t size, int shmflg)
+static long newseg(struct ipc_namespace *ns, int key, uint64_t size, int shmflg)
 {
 	uint64_t numpages = ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE;
 	struct shmid_kernel *shp;
 	int idx;
 
-	if (size < SHMMIN || size > SHMMAX)
+	if (size < SHMMIN || size > ns->shm_ctlmax)
 		return -EINVAL;
-	if (numpages * PAGE_SIZE < size || shm_tot + numpages < shm_tot || shm_tot + numpages > SHMALL)
+	if (numpages * PAGE_SIZE < size || ns->shm_tot + numpages < ns->shm_tot ||
+	    ns->shm_tot + numpages > ns->shm_ctlall)
 		return -ENOSPC;
-	if (shm_ids()->in_use >= SHMMNI || !(shp = kzalloc(sizeof(*shp))))
-		return shm_ids()->in_use >= SHMMNI ? -ENOSPC : -ENOMEM;
+	if (shm_ids(ns)->in_use >= ns->shm_ctlmni)
+		return -ENOSPC;
+	if (!(shp = kzalloc(sizeof(*shp))))
+		return -ENOMEM;
 	shp->file = shmem_zero_setup(size);
 	if (IS_ERR(shp->file)) {
 		long err = PTR_ERR(shp->file);
@@ -163,7 +235,7 @@ static long newseg(int key, uint64_t size, int shmflg)
 	shp->perm.key = key;
 	shp->perm.mode = shmflg & S_IRWXUGO;
 	shp->perm.free = shm_free;
-	idx = ipc_addid(shm_ids(), &shp->perm, SHMMNI);
+	idx = ipc_addid(shm_ids(ns), &shp->perm, ns->shm_ctlmni);
 	if (idx < 0) {
 		fput(shp->file);
 		kfree(shp);
@@ -172,17 +244,22 @@ static long newseg(int key, uint64_t size, int shmflg)
 	shp->segsz = size;
 	shp->cpid = current->tgid;
 	shp->ctim = now_seconds();
-	shm_tot += numpages;
+	shp->ns = ns;
+	shp->creator = current;
+	shp->next = all_segs;
+	all_segs = shp;
+	ns->shm_tot += numpages;
 	return shp->perm.id;
 }
 
 long sys_shmget(int key, uint64_t size, int shmflg)
 {
-	shm_reap();
+	struct ipc_namespace *ns = current_ipc_ns();
+
 	if (key == IPC_PRIVATE)
-		return newseg(key, size, shmflg);
-	for (int i = 0; i < SHMMNI; i++) {
-		struct shmid_kernel *shp = seg(i);
+		return newseg(ns, key, size, shmflg);
+	for (int i = 0; i <= shm_ids(ns)->max_idx; i++) {
+		struct shmid_kernel *shp = seg(ns, i);
 		if (!shp || shp->perm.key != key)
 			continue;
 		if ((shmflg & IPC_CREAT) && (shmflg & IPC_EXCL))
@@ -191,7 +268,7 @@ long sys_shmget(int key, uint64_t size, int shmflg)
 			return -EINVAL;
 		return ipcperms(&shp->perm, shmflg) ? shp->perm.id : -EACCES;
 	}
-	return (shmflg & IPC_CREAT) ? newseg(key, size, shmflg) : -ENOENT;
+	return (shmflg & IPC_CREAT) ? newseg(ns, key, size, shmflg) : -ENOENT;
 }
 
 /* Where shmat maps: EINVAL for an address not on an SHMLBA boundary
@@ -218,7 +295,6 @@ long sys_shmat(int shmid, uint64_t shmaddr, int shmflg)
 	struct shmid_kernel *shp;
 	long addr;
 
-	shm_reap();
 	if (shmid < 0)
 		return -EINVAL;
 	addr = shmat_address(shmaddr, shmflg, &flags);
@@ -232,7 +308,7 @@ long sys_shmat(int shmid, uint64_t shmaddr, int shmflg)
 		prot |= PROT_EXEC;
 		acc_mode |= 0111;
 	}
-	shp = shm_obtain_object_check(shmid);
+	shp = shm_obtain_object_check(current_ipc_ns(), shmid);
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
 	if (!ipcperms(&shp->perm, acc_mode))
@@ -243,10 +319,20 @@ long sys_shmat(int shmid, uint64_t shmaddr, int shmflg)
 	    ((uint64_t)addr + size < (uint64_t)addr ||
 	     find_vma_intersection(current->mm, addr, addr + size)))
 		return -EINVAL;
+	/* Our own reference meanwhile: SHM_REMAP may unmap its last area
+	 * before mapping the new one. */
+	get_file(shp->file);
 	addr = do_mmap(shp->file, addr, shp->segsz, prot, flags, 0);
+	fput(shp->file);
 	if (addr >= 0) {
 		shp->atim = now_seconds();
 		shp->lpid = current->tgid;
+		if (!shp->holds_ns) {
+			shp->holds_ns = true;
+			get_ipc_ns(shp->ns);
+		}
+	} else if (!nattch(shp)) {
+		shm_last_detach(shp);
 	}
 	return addr;
 }
@@ -256,10 +342,7 @@ static struct shmid_kernel *shm_area(const struct vma *v, uint64_t shmaddr)
 {
 	if (!v->vm_file || (v->start - shmaddr) / PAGE_SIZE != v->vm_pgoff)
 		return NULL;
-	for (int i = 0; i < SHMMNI; i++)
-		if (seg(i) && seg(i)->file == v->vm_file)
-			return seg(i);
-	return NULL;
+	return shm_by_file(v->vm_file);
 }
 
 /*
@@ -290,20 +373,21 @@ long sys_shmdt(uint64_t shmaddr)
 		if (shm_area(v, shmaddr) == shp)
 			vm_munmap(v->start, v->end - v->start);
 	}
-	shm_reap();
 	return 0;
 }
 
 /* Linux's shm_close, for every area of a segment that goes. */
 void shm_area_close(struct file *file)
 {
-	for (int i = 0; i < SHMMNI; i++) {
-		if (seg(i) && seg(i)->file == file) {
-			seg(i)->dtim = now_seconds();
-			seg(i)->lpid = current->tgid;
-			return;
-		}
-	}
+	struct shmid_kernel *shp = shm_by_file(file);
+
+	if (!shp)
+		return;
+	shp->dtim = now_seconds();
+	shp->lpid = current->tgid;
+	/* The segment's reference and the area's, which goes next. */
+	if (file_count(file) == 2)
+		shm_last_detach(shp);
 }
 
 static void shm_fill_stat(const struct shmid_kernel *shp, struct shmid64_ds *out)
@@ -324,15 +408,15 @@ static void shm_fill_stat(const struct shmid_kernel *shp, struct shmid64_ds *out
 
 /* IPC_STAT (by id; returns 0), SHM_STAT and SHM_STAT_ANY (by index;
  * return the id). SHM_STAT_ANY skips the read permission. */
-static long shmctl_stat(int shmid, int cmd, void __user *buf)
+static long shmctl_stat(struct ipc_namespace *ns, int shmid, int cmd, void __user *buf)
 {
 	struct shmid_kernel *shp;
 	struct shmid64_ds ds;
 
 	if (cmd == IPC_STAT)
-		shp = shm_obtain_object_check(shmid);
+		shp = shm_obtain_object_check(ns, shmid);
 	else
-		shp = (struct shmid_kernel *)ipc_obtain_object_idr(shm_ids(), shmid);
+		shp = (struct shmid_kernel *)ipc_obtain_object_idr(shm_ids(ns), shmid);
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
 	if (cmd != SHM_STAT_ANY && !ipcperms(&shp->perm, 0444))
@@ -344,9 +428,9 @@ static long shmctl_stat(int shmid, int cmd, void __user *buf)
 }
 
 /* IPC_SET (owner, group, the permission bits) and IPC_RMID. */
-static long shmctl_down(int shmid, int cmd, const struct shmid64_ds *ds)
+static long shmctl_down(struct ipc_namespace *ns, int shmid, int cmd, const struct shmid64_ds *ds)
 {
-	struct shmid_kernel *shp = shm_obtain_object_check(shmid);
+	struct shmid_kernel *shp = shm_obtain_object_check(ns, shmid);
 
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
@@ -361,41 +445,37 @@ static long shmctl_down(int shmid, int cmd, const struct shmid64_ds *ds)
 		shp->ctim = now_seconds();
 		return 0;
 	}
+	if (!nattch(shp)) {
+		shm_destroy(shp);
+		return 0;
+	}
 	shp->perm.mode |= SHM_DEST;
 	shp->perm.key = IPC_PRIVATE; /* shmget finds it no more */
-	shm_reap();
 	return 0;
 }
 
-/* The highest index in use (Linux's ipc_get_maxidx), 0 if none. */
-static int max_idx(void)
+static long shmctl_info(struct ipc_namespace *ns, int cmd, void __user *buf)
 {
-	for (int i = SHMMNI - 1; i >= 0; i--)
-		if (seg(i))
-			return i;
-	return 0;
-}
+	int max_idx = MAX(ipc_get_maxidx(shm_ids(ns)), 0);
 
-static long shmctl_info(int cmd, void __user *buf)
-{
 	if (cmd == IPC_INFO) {
 		struct shminfo64 info = {
-			.shmmax = SHMMAX, .shmmin = SHMMIN, .shmmni = SHMMNI,
-			.shmseg = SHMMNI, .shmall = SHMALL,
+			.shmmax = ns->shm_ctlmax, .shmmin = SHMMIN, .shmmni = ns->shm_ctlmni,
+			.shmseg = ns->shm_ctlmni, .shmall = ns->shm_ctlall,
 		};
-		return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : max_idx();
+		return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : max_idx;
 	}
-	struct shm_info info = { .used_ids = shm_ids()->in_use, .shm_tot = shm_tot };
-	for (int i = 0; i < SHMMNI; i++)
-		if (seg(i))
-			info.shm_rss += inode_blocks(file_inode(seg(i)->file)) * 512 / PAGE_SIZE;
-	return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : max_idx();
+	struct shm_info info = { .used_ids = shm_ids(ns)->in_use, .shm_tot = ns->shm_tot };
+	for (int i = 0; i <= shm_ids(ns)->max_idx; i++)
+		if (seg(ns, i))
+			info.shm_rss += inode_blocks(file_inode(seg(ns, i)->file)) * 512 / PAGE_SIZE;
+	return copy_to_user(buf, &info, sizeof(info)) ? -EFAULT : max_idx;
 }
 
 /* SHM_LOCK, SHM_UNLOCK: only a mark here (no swap to keep pages from). */
-static long shmctl_do_lock(int shmid, int cmd)
+static long shmctl_do_lock(struct ipc_namespace *ns, int shmid, int cmd)
 {
-	struct shmid_kernel *shp = shm_obtain_object_check(shmid);
+	struct shmid_kernel *shp = shm_obtain_object_check(ns, shmid);
 
 	if (IS_ERR(shp))
 		return PTR_ERR(shp);
@@ -414,28 +494,28 @@ static long shmctl_do_lock(int shmid, int cmd)
 
 long sys_shmctl(int shmid, int cmd, void __user *buf)
 {
+	struct ipc_namespace *ns = current_ipc_ns();
 	struct shmid64_ds ds;
 
-	shm_reap();
 	if (cmd < 0 || shmid < 0)
 		return -EINVAL;
 	switch (cmd) {
 	case IPC_INFO:
 	case SHM_INFO:
-		return shmctl_info(cmd, buf);
+		return shmctl_info(ns, cmd, buf);
 	case IPC_STAT:
 	case SHM_STAT:
 	case SHM_STAT_ANY:
-		return shmctl_stat(shmid, cmd, buf);
+		return shmctl_stat(ns, shmid, cmd, buf);
 	case IPC_SET:
 		if (copy_from_user(&ds, buf, sizeof(ds)))
 			return -EFAULT;
 		/* fall through */
 	case IPC_RMID:
-		return shmctl_down(shmid, cmd, &ds);
+		return shmctl_down(ns, shmid, cmd, &ds);
 	case SHM_LOCK:
 	case SHM_UNLOCK:
-		return shmctl_do_lock(shmid, cmd);
+		return shmctl_do_lock(ns, shmid, cmd);
 	}
 	return -EINVAL;
 }
@@ -443,10 +523,11 @@ long sys_shmctl(int shmid, int cmd, void __user *buf)
 /* /proc/sysvipc/shm, Linux's columns (rss in bytes; nothing is swapped). */
 static int shm_proc_show(struct seq_file *m)
 {
-	shm_reap();
+	struct ipc_namespace *ns = current_ipc_ns();
+
 	seq_puts(m, "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap\n");
-	for (int i = 0; i < SHMMNI; i++) {
-		struct shmid_kernel *shp = seg(i);
+	for (int i = 0; i <= shm_ids(ns)->max_idx; i++) {
+		struct shmid_kernel *shp = seg(ns, i);
 		if (!shp)
 			continue;
 		uint64_t rss = inode_blocks(file_inode(shp->file)) * 512;

@@ -20,20 +20,6 @@
 #include <x86.h>
 #include "util.h"
 
-/* Linux's defaults (include/uapi/linux/{sem,msg}.h). */
-struct ipc_namespace init_ipc_ns = {
-	.ids = { { .max_idx = -1, .last_idx = -1, .next_id = -1 },
-		 { .max_idx = -1, .last_idx = -1, .next_id = -1 },
-		 { .max_idx = -1, .last_idx = -1, .next_id = -1 } },
-	.sem_ctls = { 32000, 32000 * 32000, 500, 32000 },
-	.msg_ctlmax = 8192, .msg_ctlmnb = 16384, .msg_ctlmni = 32000,
-};
-
-struct ipc_namespace *current_ipc_ns(void)
-{
-	return &init_ipc_ns;
-}
-
 void ipc_lock(struct ipc_lock *l)
 {
 	if (l->owner)

@@ -90,3 +90,7 @@ int ipc_sleep(struct ipc_ids *ids, void *chan, uint64_t deadline);
 /* /proc/sys/kernel: integers as Linux's proc_dointvec reads them, into
  * vals[0..n-1] (those given), each within [min, max]: 0 or -EINVAL. */
 int ipc_parse_ints(const char *buf, size_t count, int *vals, int n, long min, long max);
+
+/* ipc/shm.c: shm_rmid_forced was set: the segments whose creator is gone
+ * and that nobody has attached go (Linux's shm_destroy_orphaned). */
+void shm_destroy_orphaned(struct ipc_namespace *ns);

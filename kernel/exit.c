@@ -193,6 +193,7 @@ void do_exit(int status)
 	 * memory is still there. */
 	futex_exit_release(t);
 	exit_sem(t); /* SEM_UNDO: the last user of the list applies it */
+	exit_shm(t); /* its segments are orphans now (shm_rmid_forced) */
 	if (group_dead) {
 		disassociate_ctty(); /* a session leader lets go of its terminal */
 		memset(s->it_value, 0, sizeof(s->it_value));

@@ -5,12 +5,13 @@
  *
  * Making a namespace needs CAP_SYS_ADMIN (EPERM), as entering one does;
  * there is one user namespace here, so that is the plain capability.
- * A kind this kernel does not have (ipc, user, cgroup) is
+ * A kind this kernel does not have (user, cgroup) is
  * EINVAL, as Linux built without it answers.
  */
 #include "../fs/vfs.h" /* files_struct, fs_struct: Linux's <linux/fs.h> */
 #include <cred.h>
 #include <errno.h>
+#include <ipc.h>
 #include <linux/pid.h>
 #include <mm.h>
 #include <net_namespace.h>
@@ -30,6 +31,7 @@
 struct nsproxy init_nsproxy = {
 	.count = 1,
 	.uts_ns = &init_uts_ns,
+	.ipc_ns = &init_ipc_ns,
 	.mnt_ns = &init_mnt_ns,
 	.net_ns = &init_net,
 	.time_ns = &init_time_ns,
@@ -80,6 +82,8 @@ static void free_nsproxy(struct nsproxy *ns)
 		put_uts_ns(ns->uts_ns);
 	if (ns->mnt_ns)
 		put_mnt_ns(ns->mnt_ns);
+	if (ns->ipc_ns)
+		put_ipc_ns(ns->ipc_ns);
 	if (ns->net_ns)
 		put_net(ns->net_ns);
 	if (ns->time_ns)
@@ -113,6 +117,10 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 	if (IS_ERR(p))
 		goto fail;
 	ns->mnt_ns = p;
+	p = copy_ipcs(flags, old->ipc_ns);
+	if (IS_ERR(p))
+		goto fail;
+	ns->ipc_ns = p;
 	p = copy_net_ns(flags, old->net_ns);
 	if (IS_ERR(p))
 		goto fail;
@@ -122,7 +130,6 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 		goto fail;
 	ns->time_ns_for_children = p;
 	ns->time_ns = get_time_ns(old->time_ns);
-	ns->ipc_ns = old->ipc_ns;
 	ns->pid_ns_for_children = old->pid_ns_for_children;
 	return ns;
 fail:
@@ -238,8 +245,15 @@ long sys_unshare(unsigned long flags)
 		err = PTR_ERR(new_ns);
 		if (IS_ERR(new_ns))
 			goto fail;
-		switch_task_namespaces(current, new_ns);
 	}
+	/* Leaving an IPC namespace (or CLONE_SYSVSEM) applies the undo list
+	 * as exit does; the old namespace's segments lose their creator. */
+	if (flags & (CLONE_NEWIPC | CLONE_SYSVSEM))
+		exit_sem(current);
+	if (flags & CLONE_NEWIPC)
+		exit_shm(current);
+	if (new_ns)
+		switch_task_namespaces(current, new_ns);
 	if (new_fs) {
 		fs_put(current->fs);
 		current->fs = new_fs;
@@ -272,7 +286,8 @@ static int check_setns_flags(unsigned long flags)
 static int install_from_task(struct nsset *nsset, struct task *t)
 {
 	static const struct proc_ns_operations *const kinds[] = {
-		&mntns_operations, &utsns_operations, &netns_operations, &timens_operations,
+		&mntns_operations, &utsns_operations, &ipcns_operations, &netns_operations,
+		&timens_operations,
 	};
 	int err = 0;
 
@@ -323,11 +338,13 @@ long sys_setns(int fd, int nstype)
 	err = t ? install_from_task(&nsset, t) : ns->ops->install(&nsset, ns);
 	if (err) {
 		put_nsproxy(nsset.nsproxy);
-	} else {
-		switch_task_namespaces(current, nsset.nsproxy);
-		if (nsset.flags & CLONE_NEWTIME)
-			timens_commit(current, current->nsproxy->time_ns);
+		goto out;
 	}
+	if (nsset.flags & CLONE_NEWIPC)
+		exit_sem(current); /* its sets are not reachable from the new one */
+	switch_task_namespaces(current, nsset.nsproxy);
+	if (nsset.flags & CLONE_NEWTIME)
+		timens_commit(current, current->nsproxy->time_ns);
 out:
 	fput(file);
 	return err;

@@ -26,7 +26,7 @@ inotify_init inotify_init1 inotify_add_watch inotify_rm_watch fanotify_init fano
 ptrace process_vm_readv process_vm_writev = ptrace: issue 23
 sched_setparam sched_getparam sched_setscheduler sched_getscheduler sched_get_priority_max sched_get_priority_min sched_rr_get_interval sched_setattr sched_getattr getpriority setpriority ioprio_set ioprio_get = scheduling classes and priorities: issue 22
 timer_create timer_settime timer_gettime timer_getoverrun timer_delete timerfd_create timerfd_settime timerfd_gettime clock_settime settimeofday adjtimex clock_adjtime = POSIX timers, timerfd and setting the clock: issue 22
-pivot_root open_tree move_mount fsopen fsconfig fsmount fspick mount_setattr = pivot_root and the new mount API: not yet
+pivot_root mount_setattr = pivot_root, and mount_setattr of the new mount API: not yet
 modify_ldt set_thread_area get_thread_area iopl ioperm = x86 descriptor tables and I/O ports: not yet (issue 19)
 io_setup io_destroy io_getevents io_submit io_cancel io_pgetevents io_uring_setup io_uring_enter io_uring_register = asynchronous I/O: not here, as a Linux built without AIO and io_uring
 pidfd_open pidfd_send_signal pidfd_getfd kcmp = process handles: not yet (issue 19)

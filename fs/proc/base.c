@@ -805,8 +805,40 @@ static const struct file_operations proc_task_dir_fops = {
 	.iterate = proc_task_readdir,
 };
 
+/* hidepid= of this proc (Linux's has_pid_permissions): may the caller see
+ * into t's directory, under a hidepid of at least min? Only t's ptracers
+ * under hidepid=ptraceable; the members of gid= too under the others. */
+static bool has_pid_permissions(struct super_block *sb, struct task *t, int min)
+{
+	struct proc_fs_info *info = proc_sb_info(sb);
+
+	if (info && info->hide_pid == HIDEPID_NOT_PTRACEABLE)
+		return ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS);
+	if (!info || info->hide_pid < min || in_group_p(info->pid_gid))
+		return true;
+	return ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS);
+}
+
+static bool proc_pid_visible(struct super_block *sb, struct task *t)
+{
+	return has_pid_permissions(sb, t, HIDEPID_INVISIBLE);
+}
+
+/* /proc/PID itself: hidepid=noaccess refuses a look inside (EPERM). */
+static int proc_pid_permission(struct inode *inode, int mask)
+{
+	struct task *t = inode_task(inode);
+
+	if (!t)
+		return -ESRCH;
+	if (!has_pid_permissions(inode->i_sb, t, HIDEPID_NO_ACCESS))
+		return proc_sb_info(inode->i_sb)->hide_pid == HIDEPID_INVISIBLE ? -ENOENT : -EPERM;
+	return generic_permission(inode, mask);
+}
+
 static const struct inode_operations proc_pid_dir_iops = {
 	.lookup = proc_pid_base_lookup,
+	.permission = proc_pid_permission,
 	.evict = proc_evict,
 };
 
@@ -1136,7 +1168,7 @@ struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t l
 		return proc_link_dentry(parent, name, len, THREAD_SELF_INO, buf);
 	}
 	pid = parse_number(name, len);
-	if (pid <= 0 || !(t = find_task(pid)))
+	if (pid <= 0 || !(t = find_task(pid)) || !proc_pid_visible(parent->d_sb, t))
 		return NULL;
 	inode = pid_inode(parent->d_sb, t, S_IFDIR | 0555, pid_ino(t->pid, 0));
 	if (!inode)
@@ -1147,7 +1179,7 @@ struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t l
 	return proc_detached_dentry(parent, name, len, inode);
 }
 
-void proc_pid_readdir(struct dir_context *ctx)
+void proc_pid_readdir(struct super_block *sb, struct dir_context *ctx)
 {
 	if (ctx->pos == PROC_SELF_POS) {
 		if (current && current->pid && !dir_emit(ctx, "self", 4, SELF_INO, DT_LNK))
@@ -1167,7 +1199,7 @@ void proc_pid_readdir(struct dir_context *ctx)
 
 		for (struct task *t = first_task(); t; t = t->next_task)
 			if (t->pid > 0 && thread_group_leader(t) && t->state != TASK_DEAD &&
-			    t->pid >= from && (!best || t->pid < best))
+			    t->pid >= from && (!best || t->pid < best) && proc_pid_visible(sb, t))
 				best = t->pid;
 		if (!best)
 			return;

@@ -16,6 +16,7 @@
  * their last user, and each access looks the process up again by pid.
  */
 #pragma once
+#include "../fs_context.h" /* proc_fs_info: hidepid=, subset= */
 #include "../vfs.h"
 #include <proc_fs.h>
 
@@ -89,7 +90,7 @@ struct task *inode_task(struct inode *inode);
 struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino);
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
-void proc_pid_readdir(struct dir_context *ctx);
+void proc_pid_readdir(struct super_block *sb, struct dir_context *ctx);
 /* 0, or why the file may not be opened (-EACCES, -ESRCH). */
 int proc_pid_open(struct inode *inode);
 int proc_pid_show(struct inode *inode, struct seq_file *m);

@@ -19,6 +19,7 @@
 static const struct proc_ns_operations *const ns_entries[] = {
 	&netns_operations,
 	&utsns_operations,
+	&ipcns_operations,
 	&mntns_operations,
 	&timens_operations,
 	&timens_for_children_operations,

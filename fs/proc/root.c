@@ -300,6 +300,9 @@ static struct dentry *proc_lookup(struct inode *dir, struct dentry *parent, cons
 		if (d)
 			return d;
 	}
+	/* subset=pid: nothing but the processes (and self, thread-self). */
+	if (de == &proc_root && proc_sb_info(dir->i_sb) && proc_sb_info(dir->i_sb)->pidonly)
+		return ERR_PTR(-ENOENT);
 	if (!e)
 		return ERR_PTR(-ENOENT);
 	inode = pde_inode(dir->i_sb, e);
@@ -322,7 +325,9 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!dir_emit_dots(ctx, inode->i_ino, de->parent ? de->parent->ino : PROC_ROOT_INO))
 		return 0;
-	for (const struct proc_dir_entry *e = de->first_child; e; e = e->next, pos++) {
+	bool pidonly = de == &proc_root && proc_sb_info(inode->i_sb) && proc_sb_info(inode->i_sb)->pidonly;
+
+	for (const struct proc_dir_entry *e = pidonly ? NULL : de->first_child; e; e = e->next, pos++) {
 		if (pos < ctx->pos)
 			continue;
 		if (!dir_emit(ctx, e->name, e->namelen, e->ino, mode_to_dt(e->mode)))
@@ -332,7 +337,7 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 	if (de == &proc_root) {
 		if (ctx->pos < PROC_SELF_POS)
 			ctx->pos = PROC_SELF_POS;
-		proc_pid_readdir(ctx);
+		proc_pid_readdir(inode->i_sb, ctx);
 	}
 	return 0;
 }

@@ -168,6 +168,7 @@ bool ptrace_may_access(struct task *t, unsigned mode) { (void)mode; return t == 
 /* kernel/utsname.c: /proc/PID/ns/uts's kind (fs/proc/namespaces.c). */
 #include <nsproxy.h>
 const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLONE_NEWUTS };
+const struct proc_ns_operations ipcns_operations = { .name = "ipc", .type = CLONE_NEWIPC };
 /* net/core/net_namespace.c: /proc/PID/ns/net and /proc/PID/net (fs/proc/). */
 #include <net_namespace.h>
 const struct proc_ns_operations netns_operations = { .name = "net", .type = CLONE_NEWNET };
