@@ -4,7 +4,9 @@
  *
  *   uts  the host and domain names (kernel/utsname.c)
  *   mnt  the mount table (fs/namespace.c)
- *   pid  the process ids (kernel/pid_namespace.c, when there is one)
+ *   pid  the process ids (kernel/pid_namespace.c): the namespace a
+ *        task's next children are made in (pid_ns_for_children); its
+ *        own is that of its struct pid (task_active_pid_ns)
  *   ipc  System V IPC: a slot left for its namespace; every task has the
  *        initial one (NULL) until then
  *
@@ -42,7 +44,7 @@ struct fs_struct;
 #define CLONE_NS_ALL (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
 		      CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
 /* The ones this kernel makes. */
-#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS)
+#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWPID)
 
 /* Linux's fixed inode numbers of the initial namespaces (proc_ns.h);
  * the others come from PROC_DYNAMIC_FIRST up, the lowest free first. */
@@ -85,7 +87,7 @@ struct nsproxy {
 	struct uts_namespace *uts_ns;
 	struct ipc_namespace *ipc_ns;   /* for SysV IPC's namespace; NULL: the initial one */
 	struct mnt_namespace *mnt_ns;
-	struct pid_namespace *pid_ns_for_children; /* NULL: the initial one */
+	struct pid_namespace *pid_ns_for_children;
 };
 
 /* What setns is changing: the caller's next nsproxy and fs_struct. */

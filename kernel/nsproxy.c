@@ -12,6 +12,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
@@ -29,6 +30,7 @@ struct nsproxy init_nsproxy = {
 	.count = 1,
 	.uts_ns = &init_uts_ns,
 	.mnt_ns = &init_mnt_ns,
+	.pid_ns_for_children = &init_pid_ns,
 };
 
 /* ---- inode numbers -------------------------------------------------------- */
@@ -75,6 +77,8 @@ static void free_nsproxy(struct nsproxy *ns)
 		put_uts_ns(ns->uts_ns);
 	if (ns->mnt_ns)
 		put_mnt_ns(ns->mnt_ns);
+	if (ns->pid_ns_for_children)
+		put_pid_ns(ns->pid_ns_for_children);
 	kfree(ns);
 }
 
@@ -102,8 +106,11 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 	if (IS_ERR(p))
 		goto fail;
 	ns->mnt_ns = p;
+	p = copy_pid_ns(flags, old->pid_ns_for_children);
+	if (IS_ERR(p))
+		goto fail;
+	ns->pid_ns_for_children = p;
 	ns->ipc_ns = old->ipc_ns;
-	ns->pid_ns_for_children = old->pid_ns_for_children;
 	return ns;
 fail:
 	free_nsproxy(ns);
@@ -242,7 +249,9 @@ static int check_setns_flags(unsigned long flags)
 /* Install target's namespaces of the kinds in nsset->flags. */
 static int install_from_task(struct nsset *nsset, struct task *t)
 {
-	static const struct proc_ns_operations *const kinds[] = { &mntns_operations, &utsns_operations };
+	static const struct proc_ns_operations *const kinds[] = {
+		&mntns_operations, &utsns_operations, &pidns_operations
+	};
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !err; i++) {

@@ -17,6 +17,7 @@
  */
 #pragma once
 #include "../vfs.h"
+#include <linux/pid_namespace.h>
 #include <proc_fs.h>
 
 struct task;
@@ -88,7 +89,12 @@ struct task *inode_task(struct inode *inode);
 struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino_t ino);
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
-void proc_pid_readdir(struct dir_context *ctx);
+void proc_pid_readdir(struct dir_context *ctx, struct pid_namespace *ns);
+/* The pid namespace a proc mount shows (its mounter's). */
+static inline struct pid_namespace *proc_pid_ns(struct super_block *sb)
+{
+	return sb->s_fs_info ? sb->s_fs_info : &init_pid_ns;
+}
 /* 0, or why the file may not be opened (-EACCES, -ESRCH). */
 int proc_pid_open(struct inode *inode);
 int proc_pid_show(struct inode *inode, struct seq_file *m);

@@ -16,6 +16,8 @@
 /* In Linux's order (ns_entries), for the kinds that exist here. */
 static const struct proc_ns_operations *const ns_entries[] = {
 	&utsns_operations,
+	&pidns_operations,
+	&pidns_for_children_operations,
 	&mntns_operations,
 };
 

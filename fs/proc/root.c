@@ -17,7 +17,6 @@
 #include <uaccess.h>
 
 #define PROC_MAX_TEXT (4UL << 20)       /* the largest text a show function may make */
-#define PROC_DYNAMIC_FIRST 0xF0000000UL /* inode numbers of registered entries, as Linux */
 
 /* ---- seq_file ------------------------------------------------------------ */
 
@@ -63,6 +62,7 @@ static struct proc_dir_entry proc_root = {
 	.mode = S_IFDIR | 0555,
 	.ino = PROC_ROOT_INO,
 };
+/* Inode numbers of registered entries, as Linux: from PROC_DYNAMIC_FIRST (nsproxy.h). */
 static ino_t next_proc_ino = PROC_DYNAMIC_FIRST;
 
 static struct proc_dir_entry *pde_find(const struct proc_dir_entry *dir, const char *name, size_t len)
@@ -332,7 +332,7 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 	if (de == &proc_root) {
 		if (ctx->pos < PROC_SELF_POS)
 			ctx->pos = PROC_SELF_POS;
-		proc_pid_readdir(ctx);
+		proc_pid_readdir(ctx, proc_pid_ns(file->f_inode->i_sb));
 	}
 	return 0;
 }
@@ -386,6 +386,7 @@ static int seq_fill(struct file *file)
 			return -ENOMEM;
 		m->size = size;
 		m->count = 0;
+		m->pid_ns = proc_pid_ns(file->f_inode->i_sb);
 		err = proc_show(file->f_inode, m);
 		if (err)
 			return err;
@@ -474,7 +475,13 @@ const struct file_operations proc_file_fops = {
 
 /* ---- mounting ------------------------------------------------------------------------ */
 
-/* A new instance of procfs (each mount gets its own; they show the same). */
+static void proc_free_fs_info(struct super_block *sb)
+{
+	put_pid_ns(sb->s_fs_info);
+}
+
+/* A new instance of procfs (each mount gets its own). It shows the
+ * processes of the mounter's pid namespace, numbered as it numbers them. */
 struct super_block *proc_mount(void)
 {
 	struct super_block *sb = kzalloc(sizeof(*sb));
@@ -497,6 +504,8 @@ struct super_block *proc_mount(void)
 		return NULL;
 	}
 	sb->s_dev = get_anon_dev();
+	sb->s_fs_info = get_pid_ns(task_active_pid_ns(current));
+	sb->s_free_fs_info = proc_free_fs_info;
 	return sb;
 }
 
