@@ -195,3 +195,5 @@ pid_t task_ppid_nr_ns(const struct task *t, const struct pid_namespace *ns)
 }
 pid_t pid_global_to_ns(pid_t global, const struct pid_namespace *ns) { (void)ns; return global; }
 struct task *find_task_by_pid_ns(pid_t nr, const struct pid_namespace *ns) { (void)ns; return find_task(nr); }
+pid_t pid_global_to_vnr(pid_t global) { return global; }
+pid_t pid_vnr_to_global(pid_t nr) { return nr; }
