@@ -324,6 +324,10 @@ static long kernel_clone(struct kernel_clone_args *args)
 	return pid;
 
 fail:
+	/* A namespace's first process that did not make it leaves it with
+	 * no init (and closed: pid_ns_number_freed). */
+	if (child->thread_pid && ns_of_pid(child->thread_pid)->child_reaper == child)
+		ns_of_pid(child->thread_pid)->child_reaper = NULL;
 	exit_sem(child);
 	if (child->signal && (flags & CLONE_THREAD))
 		child->signal->nr_threads--; /* free_task drops the count */
