@@ -526,7 +526,7 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 	if (!type)
 		return -EINVAL;
 	if (strcmp(type, "proc") == 0) {
-		sb = proc_mount();
+		sb = proc_mount(data);
 	} else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0) {
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
 	} else {

@@ -603,7 +603,7 @@ extern uint64_t ramfs_nr_pages; /* file data pages on all of them */
 /* ---- procfs and mounts ------------------------------------------------- */
 
 /* A new instance of procfs; NULL if out of memory. */
-struct super_block *proc_mount(void);
+struct super_block *proc_mount(const char *data);
 void proc_root_init(void);
 /* Whether the console is the controlling tty of session sid; its
  * foreground process group in *pgrp. */

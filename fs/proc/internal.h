@@ -90,10 +90,23 @@ struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
 void proc_pid_readdir(struct dir_context *ctx, struct pid_namespace *ns);
-/* The pid namespace a proc mount shows (its mounter's). */
+/* A proc mount's own (s_fs_info): the pid namespace it shows (its
+ * mounter's), and whether it shows only the processes ("subset=pid"). */
+struct proc_fs_info {
+	struct pid_namespace *pid_ns;
+	bool pid_only;
+};
 static inline struct pid_namespace *proc_pid_ns(struct super_block *sb)
 {
-	return sb->s_fs_info ? sb->s_fs_info : &init_pid_ns;
+	struct proc_fs_info *fs = sb->s_fs_info;
+
+	return fs ? fs->pid_ns : &init_pid_ns;
+}
+static inline bool proc_pid_only(struct super_block *sb)
+{
+	struct proc_fs_info *fs = sb->s_fs_info;
+
+	return fs && fs->pid_only;
 }
 /* 0, or why the file may not be opened (-EACCES, -ESRCH). */
 int proc_pid_open(struct inode *inode);

@@ -295,6 +295,8 @@ static struct dentry *proc_lookup(struct inode *dir, struct dentry *parent, cons
 	struct inode *inode;
 	struct dentry *d;
 
+	if (de == &proc_root && proc_pid_only(dir->i_sb))
+		e = NULL; /* subset=pid: the processes only */
 	if (!e && de == &proc_root) {
 		d = proc_pid_lookup(parent, name, len);
 		if (d)
@@ -323,7 +325,7 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 	if (!dir_emit_dots(ctx, inode->i_ino, de->parent ? de->parent->ino : PROC_ROOT_INO))
 		return 0;
 	for (const struct proc_dir_entry *e = de->first_child; e; e = e->next, pos++) {
-		if (pos < ctx->pos)
+		if (pos < ctx->pos || (de == &proc_root && proc_pid_only(inode->i_sb)))
 			continue;
 		if (!dir_emit(ctx, e->name, e->namelen, e->ino, mode_to_dt(e->mode)))
 			return 0;
@@ -477,18 +479,46 @@ const struct file_operations proc_file_fops = {
 
 static void proc_free_fs_info(struct super_block *sb)
 {
-	put_pid_ns(sb->s_fs_info);
+	struct proc_fs_info *fs = sb->s_fs_info;
+
+	if (fs)
+		put_pid_ns(fs->pid_ns);
+	kfree(fs);
+}
+
+/* Whether mount's option text (comma-separated) holds "subset=pid".
+ * The other options (hidepid=, gid=) are not kept. */
+static bool subset_pid(const char *data)
+{
+	const char *p = data;
+
+	while (p && *p) {
+		if (!strncmp(p, "subset=pid", 10) && (p[10] == ',' || !p[10]))
+			return true;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
 }
 
 /* A new instance of procfs (each mount gets its own). It shows the
- * processes of the mounter's pid namespace, numbered as it numbers them. */
-struct super_block *proc_mount(void)
+ * processes of the mounter's pid namespace, numbered as it numbers them;
+ * with "subset=pid", only them (and self, thread-self). */
+struct super_block *proc_mount(const char *data)
 {
 	struct super_block *sb = kzalloc(sizeof(*sb));
+	struct proc_fs_info *fs = kzalloc(sizeof(*fs));
 	struct inode *root;
 
-	if (!sb)
+	if (!sb || !fs) {
+		kfree(sb);
+		kfree(fs);
 		return NULL;
+	}
+	fs->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	fs->pid_only = subset_pid(data);
+	sb->s_fs_info = fs; /* freed with sb, on every path below */
+	sb->s_free_fs_info = proc_free_fs_info;
 	sb->s_type = "proc";
 	sb->s_magic = PROC_SUPER_MAGIC;
 	sb->s_drop_unused = true;
@@ -497,15 +527,15 @@ struct super_block *proc_mount(void)
 		sb->s_root = d_make_root(root);
 	if (!sb->s_root) {
 		sb->s_unmounted = true; /* freed with the root inode */
-		if (root)
+		if (root) {
 			iput(root);
-		else
+		} else {
+			proc_free_fs_info(sb);
 			kfree(sb);
+		}
 		return NULL;
 	}
 	sb->s_dev = get_anon_dev();
-	sb->s_fs_info = get_pid_ns(task_active_pid_ns(current));
-	sb->s_free_fs_info = proc_free_fs_info;
 	return sb;
 }
 
