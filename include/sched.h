@@ -176,8 +176,10 @@ struct task {
 	pid_t tgid;             /* the process id: the group leader's pid */
 	/* The process group and session: the same in every thread of a
 	 * process (setpgid and setsid change them all). Initial-namespace
-	 * numbers, as pid and tgid. */
+	 * numbers, as pid and tgid; the task holds their struct pids
+	 * (set_pgrp_session), which outlive their leaders. */
 	pid_t pgid, sid;
+	struct pid *pgrp_pid, *session_pid;
 	struct task *group_leader;
 	struct signal_struct *signal;
 	struct sighand_struct *sighand;

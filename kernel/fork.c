@@ -178,8 +178,7 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	uint64_t flags = args->flags;
 
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
-	child->pgid = parent->pgid;
-	child->sid = parent->sid;
+	set_pgrp_session(child, parent->pgid, parent->sid);
 	copy_creds(child, parent);
 	save_fsgs(parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;

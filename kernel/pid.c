@@ -186,6 +186,20 @@ pid_t pid_vnr_to_global(pid_t nr)
 	return p ? p->numbers[0].nr : 0;
 }
 
+void set_pgrp_session(struct task *t, pid_t pgid, pid_t sid)
+{
+	/* The new ones first: they may be the old ones. */
+	struct pid *pg = pgid > 0 ? get_pid(find_pid_ns(pgid, &init_pid_ns)) : NULL;
+	struct pid *se = sid > 0 ? get_pid(find_pid_ns(sid, &init_pid_ns)) : NULL;
+
+	put_pid(t->pgrp_pid);
+	put_pid(t->session_pid);
+	t->pgrp_pid = pg;
+	t->session_pid = se;
+	t->pgid = pgid;
+	t->sid = sid;
+}
+
 struct task *find_task_by_pid_ns(pid_t nr, const struct pid_namespace *ns)
 {
 	if (nr <= 0)

@@ -102,6 +102,8 @@ void free_task(struct task *t)
 	put_cred(t->cred);
 	exit_task_namespaces(t); /* a task that never ran (a failed fork) */
 	put_pid(t->thread_pid);
+	put_pid(t->pgrp_pid);
+	put_pid(t->session_pid);
 	kstack_free(t->kstack);
 	kfree(t);
 	nr_tasks--;

@@ -73,10 +73,8 @@ long sys_sched_yield(void)
 /* Process group and session belong to the process: every thread gets them. */
 static void set_pgid_sid(struct task *p, pid_t pgid, pid_t sid)
 {
-	for_each_thread(p, t) {
-		t->pgid = pgid;
-		t->sid = sid;
-	}
+	for_each_thread(p, t)
+		set_pgrp_session(t, pgid, sid);
 }
 
 long sys_getpgid(pid_t pid)

@@ -110,6 +110,11 @@ pid_t pid_global_to_vnr(pid_t global);
 /* The global number of the task or group numbered nr in current's
  * namespace; 0 if nr names nothing there. */
 pid_t pid_vnr_to_global(pid_t nr);
+/* t's process group and session become pgid and sid (initial-namespace
+ * numbers). t holds their struct pids, so that a group or session keeps
+ * its number, in every namespace, after its leader is reaped (and the
+ * number is not given to another process meanwhile), as in Linux. */
+void set_pgrp_session(struct task *t, pid_t pgid, pid_t sid);
 /* The task numbered nr in ns; NULL if none (or released). */
 struct task *find_task_by_pid_ns(pid_t nr, const struct pid_namespace *ns);
 /* Can a task of namespace ns see t (has t a number in ns)? */

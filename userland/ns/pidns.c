@@ -2,7 +2,8 @@
  * pidns - pid namespaces, compared with Linux: clone(CLONE_NEWPID) and
  * unshare(CLONE_NEWPID), the numbers each side sees (getpid, getppid 0,
  * wait, /proc/PID/status's NSpid), nested namespaces, the init that reaps
- * orphans, signals to init, kill(-1) within the namespace, the death of
+ * orphans, signals to init, a process group that outlives its leader,
+ * kill(-1) within the namespace, the death of
  * init killing the namespace, clone3's set_tid, setns into a namespace,
  * a proc mount of the namespace and ns_last_pid.
  *
@@ -189,6 +190,40 @@ static void reaping(void)
 	printf("reaper init: %s\n", how(st));
 }
 
+/* A process group outlives its leader: its number stays. */
+static int pgrp_init(void)
+{
+	int go[2];
+	char c;
+
+	pipe(go);
+	pid_t a = fork();
+	if (a == 0) {
+		setpgid(0, 0);
+		if (fork() == 0) {
+			read(go[0], &c, 1); /* until the leader is reaped */
+			printf("member: getpgrp %d, getpgid(0) %d, kill(-%d, 0): %s\n", getpgrp(),
+			       getpgid(0), getpgrp(), err(kill(-getpgrp(), 0)));
+			_exit(0);
+		}
+		_exit(0);
+	}
+	waitpid(a, NULL, 0);
+	write(go[1], "g", 1);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+static void pgrp_outlives(void)
+{
+	pid_t c = clone_flags(CLONE_NEWPID);
+
+	if (c == 0)
+		_exit(pgrp_init());
+	waitpid(c, NULL, 0);
+}
+
 /* kill(-1, SIGKILL) from inside: every process of the namespace but init
  * and the caller, nobody outside (or this test would die). */
 static int kill_all_init(void)
@@ -278,12 +313,17 @@ static void unshare_pid_child(void)
 	       getpid() == me ? "yes" : "no");
 	long n = readlink("/proc/self/ns/pid_for_children", buf, sizeof(buf));
 	printf("pid_for_children before a child: %s\n", err(n));
+	int said[2];
+	char x;
+	pipe(said);
 	pid_t c = clone_flags(0);
 	if (c == 0) {
 		printf("first child: getpid %d getppid %d\n", getpid(), getppid());
+		write(said[1], "s", 1);
 		usleep(100000);
 		_exit(0);
 	}
+	read(said[0], &x, 1);
 	n = readlink("/proc/self/ns/pid_for_children", buf, sizeof(buf));
 	printf("pid_for_children with one: %s\n", err(n));
 	printf("unshare(CLONE_NEWPID) again: %s\n", err(unshare(CLONE_NEWPID)));
@@ -466,6 +506,7 @@ int main(int argc, char **argv)
 	(void)argc, (void)argv;
 	nested();
 	reaping();
+	pgrp_outlives();
 	kill_all();
 	init_death();
 	unshare_pid();
