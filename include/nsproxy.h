@@ -69,6 +69,9 @@ struct proc_ns_operations {
 	/* setns: put ns into nsset (whose nsproxy is the caller's new one).
 	 * 0 or -errno. */
 	int (*install)(struct nsset *nsset, struct ns_common *ns);
+	/* ioctl(NS_GET_PARENT): the parent, with a reference, or ERR_PTR
+	 * (EPERM: above the caller's own). NULL for kinds without parents. */
+	struct ns_common *(*get_parent)(struct ns_common *ns);
 };
 
 struct ns_common {

@@ -152,12 +152,25 @@ static int pidns_install(struct nsset *nsset, struct ns_common *ns)
 	return 0;
 }
 
+/* NS_GET_PARENT: only a namespace the caller's own one contains. */
+static struct ns_common *pidns_get_parent(struct ns_common *ns)
+{
+	struct pid_namespace *active = task_active_pid_ns(current);
+	struct pid_namespace *parent = container_of(ns, struct pid_namespace, ns)->parent, *p;
+
+	for (p = parent; p != active; p = p->parent)
+		if (!p)
+			return ERR_PTR(-EPERM);
+	return &get_pid_ns(parent)->ns;
+}
+
 const struct proc_ns_operations pidns_operations = {
 	.name = "pid",
 	.type = CLONE_NEWPID,
 	.get = pidns_get,
 	.put = pidns_put,
 	.install = pidns_install,
+	.get_parent = pidns_get_parent,
 };
 
 const struct proc_ns_operations pidns_for_children_operations = {
@@ -166,6 +179,7 @@ const struct proc_ns_operations pidns_for_children_operations = {
 	.get = pidns_for_children_get,
 	.put = pidns_put,
 	.install = pidns_install,
+	.get_parent = pidns_get_parent,
 };
 
 /* ---- /proc/sys/kernel/ns_last_pid ------------------------------------------ */

@@ -26,7 +26,8 @@
  * namespace any more (fork there: ENOMEM).
  *
  * Counts: a struct pid is held by its task (thread_pid) until the task
- * is freed; a namespace is held by its struct pids (the deepest level's),
+ * is freed, and by the tasks whose process group or session it is; a
+ * namespace is held by its struct pids (the deepest level's),
  * by its children namespaces, by the nsproxies whose pid_ns_for_children
  * it is, by nsfs files and by the mounts of /proc made in it. The last
  * put frees it and its inode number.

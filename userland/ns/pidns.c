@@ -5,7 +5,7 @@
  * orphans, signals to init, a process group that outlives its leader,
  * kill(-1) within the namespace, the death of
  * init killing the namespace, clone3's set_tid, setns into a namespace,
- * a proc mount of the namespace and ns_last_pid.
+ * NS_GET_PARENT, a proc mount of the namespace and ns_last_pid.
  *
  * Runs as root. Only numbers of the new namespaces are printed: those of
  * the initial one differ from Linux's (it has many kernel threads).
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -46,6 +47,7 @@ struct clone_args {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
 	uint64_t set_tid, set_tid_size, cgroup;
 };
+#define NS_GET_PARENT 0xb702
 #ifndef SYS_clone3
 #define SYS_clone3 435
 #endif
@@ -409,6 +411,26 @@ static void set_tid(void)
 	printf("set_tid init: %s\n", how(st));
 }
 
+/* ioctl(NS_GET_PARENT): the child's namespace's parent is ours; ours
+ * (the initial one) has none we may see; a UTS namespace has no parent. */
+static void ns_get_parent(int child_ns, int self)
+{
+	struct stat a, b;
+	int up = ioctl(child_ns, NS_GET_PARENT);
+
+	fstat(self, &a);
+	if (up >= 0)
+		fstat(up, &b);
+	printf("NS_GET_PARENT of the child's: %s, ours: %s\n", err(up),
+	       up >= 0 && a.st_ino == b.st_ino ? "yes" : "no");
+	printf("NS_GET_PARENT of ours: %s\n", err(ioctl(self, NS_GET_PARENT)));
+	int uts = open("/proc/self/ns/uts", O_RDONLY);
+	printf("NS_GET_PARENT of a UTS namespace: %s\n", err(ioctl(uts, NS_GET_PARENT)));
+	close(uts);
+	if (up >= 0)
+		close(up);
+}
+
 /* ---- setns into a child's namespace -------------------------------------------- */
 
 static void setns_pid(void)
@@ -429,6 +451,7 @@ static void setns_pid(void)
 	int self = open("/proc/self/ns/pid", O_RDONLY);
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", init);
 	int fd = open(path, O_RDONLY);
+	ns_get_parent(fd, self);
 	printf("setns(child's pid ns): %s\n", err(setns(fd, CLONE_NEWPID)));
 	printf("getpid unchanged: %s\n", getpid() > 1 ? "yes" : "no");
 	pid_t k = clone_flags(0);
