@@ -97,15 +97,14 @@ void zap_pid_ns_processes(struct pid_namespace *ns)
 		if (t->state != TASK_DEAD && !same_thread_group(t, current) && pid_ns_sees(ns, t) &&
 		    !fatal_signal_pending(t))
 			group_send_sig(SIGKILL, t);
-	/* Wait until nobody of the namespace is left, reaped by us or, for
-	 * those whose parent is outside (setns then fork), by that parent. */
+	/* Wait until nobody of the namespace is left, reaped by us (those
+	 * that die from now on reap themselves) or, for those whose parent is
+	 * outside (setns then fork), by that parent. Each freed struct pid
+	 * wakes us (pid_ns_number_freed). */
+	reap_zombie_children();
 	uint64_t irq = irq_save();
-	for (;;) {
-		reap_zombie_children();
-		if (ns->nr_pids <= init_pids)
-			break;
+	while (ns->nr_pids > init_pids)
 		sleep_on(ns);
-	}
 	irq_restore(irq);
 }
 
