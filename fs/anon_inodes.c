@@ -1,6 +1,6 @@
 /*
  * anon_inodes.c - anon_inodefs, the internal filesystem of files that have
- * no name: pidfds (kernel/pid.c) and the like.
+ * no name: pidfds (kernel/pidfd.c) and the like.
  *
  * As in Linux, every such file is a file on one shared inode, made at the
  * first use and kept for good: mode 0600 with no file type (fstat shows

@@ -38,8 +38,11 @@ struct fs_parameter {
 	size_t size;
 };
 
-/* proc's options (Linux's proc_fs_info): the super block's s_fs_info. */
+/* A proc mount's own (Linux's proc_fs_info): the super block's s_fs_info.
+ * The pid namespace it shows (its mounter's, held) and its options. */
+struct pid_namespace;
 struct proc_fs_info {
+	struct pid_namespace *pid_ns;
 	int hide_pid;               /* HIDEPID_* */
 	uint32_t pid_gid;           /* gid=: a group that sees every process */
 	bool pidonly;               /* subset=pid: only the process directories */

@@ -22,12 +22,11 @@ static int fc_apply(struct fs_context *fc, struct super_block *sb)
 	struct inode *root = sb->s_root->d_inode;
 
 	if (sb->s_magic == PROC_SUPER_MAGIC) {
-		struct proc_fs_info *info = kmalloc(sizeof(*info));
-		if (!info)
-			return -ENOMEM;
-		*info = fc->proc;
-		kfree(sb->s_fs_info);
-		sb->s_fs_info = info;
+		struct proc_fs_info *info = sb->s_fs_info; /* proc_mount's: its pid namespace */
+
+		info->hide_pid = fc->proc.hide_pid;
+		info->pid_gid = fc->proc.pid_gid;
+		info->pidonly = fc->proc.pidonly;
 	} else if (sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC) {
 		if (sb->s_magic == TMPFS_MAGIC)
 			root->i_mode = S_IFDIR | 01777;

@@ -20,16 +20,45 @@
 #include <uaccess.h>
 
 #define NSFS_MAGIC 0x6e736673
+#define NS_GET_PARENT 0xb702
 #define NS_GET_NSTYPE 0xb703
 #define NS_GET_OWNER_UID 0xb704
 
 static struct super_block *nsfs_sb;
+
+/* A new descriptor (close-on-exec) on the nsfs file of relative, a
+ * reference the caller gives (Linux's open_related_ns). */
+static int open_related_ns(struct ns_common *relative)
+{
+	struct dentry *d;
+	struct file *f;
+	int fd;
+
+	if (IS_ERR(relative))
+		return PTR_ERR(relative);
+	d = ns_get_dentry(relative);
+	relative->ops->put(relative);
+	if (IS_ERR(d))
+		return PTR_ERR(d);
+	f = vfs_open(d, O_RDONLY, FMODE_READ);
+	dput(d);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	fd = fd_install_lowest(current->files, f, true);
+	if (fd < 0)
+		fput(f);
+	return fd;
+}
 
 static long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct ns_common *ns = nsfs_file_ns(file);
 
 	switch (cmd) {
+	case NS_GET_PARENT:
+		if (!ns->ops->get_parent)
+			return -EINVAL;
+		return open_related_ns(ns->ops->get_parent(ns));
 	case NS_GET_NSTYPE:
 		return ns->ops->type;
 	case NS_GET_OWNER_UID:

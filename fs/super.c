@@ -62,7 +62,10 @@ void put_super(struct super_block *sb)
 		if (sb->s_fs_type)
 			put_filesystem(sb->s_fs_type);
 		put_anon_dev(sb->s_dev);
-		kfree(sb->s_fs_info);
+		if (sb->s_free_fs_info)
+			sb->s_free_fs_info(sb);
+		else
+			kfree(sb->s_fs_info);
 		kfree(sb);
 	}
 }

@@ -41,6 +41,7 @@
  */
 #include "vfs.h"
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <poll.h>
 #include <sched.h>
 #include <serial.h>
@@ -598,6 +599,9 @@ static long tiocspgrp(struct tty *tty, const int __user *argp)
 		return -EFAULT;
 	if (pgrp < 0)
 		return -EINVAL;
+	/* Numbered in the caller's pid namespace. */
+	if (!(pgrp = pid_vnr_to_global(pgrp)))
+		return -ESRCH;
 	for (t = first_task(); t; t = t->next_task)
 		if (t->pgid == pgrp && t->state != TASK_ZOMBIE)
 			break;
@@ -645,14 +649,14 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case TIOCGPGRP:
 		if (!is_current_tty(tty))
 			return -ENOTTY;
-		v = tty->pgrp;
+		v = pid_global_to_vnr(tty->pgrp);
 		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
 	case TIOCSPGRP:
 		return tiocspgrp(tty, argp);
 	case TIOCGSID:
 		if (!is_current_tty(tty))
 			return -ENOTTY;
-		v = tty->session;
+		v = pid_global_to_vnr(tty->session);
 		return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
 	case TIOCSCTTY:
 		return tiocsctty(tty, file, arg);

@@ -68,6 +68,9 @@ struct super_block {
 	bool s_unmounted;
 	uint64_t s_pages;       /* pages of file data (ramfs, tmpfs), for statfs */
 	void *s_fs_info;        /* the filesystem's own data */
+	/* Frees s_fs_info with the super block; NULL: kfree (proc: drops
+	 * its pid namespace). */
+	void (*s_free_fs_info)(struct super_block *sb);
 	/* A registered type's (mounted through get_fs_type): put_super drops
 	 * its module reference with the super block. NULL for the others. */
 	struct file_system_type *s_fs_type;

@@ -4,7 +4,9 @@
  *
  *   uts  the host and domain names (kernel/utsname.c)
  *   mnt  the mount table (fs/namespace.c)
- *   pid  the process ids (kernel/pid_namespace.c, when there is one)
+ *   pid  the process ids (kernel/pid_namespace.c): the namespace a
+ *        task's next children are made in (pid_ns_for_children); its
+ *        own is that of its struct pid (task_active_pid_ns)
  *   ipc  System V IPC's ids and limits (ipc/namespace.c)
  *   net  the network: here, AF_UNIX's abstract names (net/core/net_namespace.c)
  *   time the monotonic and boot-time clocks' offsets (kernel/time/namespace.c)
@@ -43,7 +45,8 @@ struct fs_struct;
 #define CLONE_NS_ALL (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
 		      CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
 /* The ones this kernel makes. */
-#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWTIME)
+#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET | \
+			    CLONE_NEWTIME)
 
 /* Linux's fixed inode numbers of the initial namespaces (proc_ns.h);
  * the others come from PROC_DYNAMIC_FIRST up, the lowest free first. */
@@ -68,6 +71,9 @@ struct proc_ns_operations {
 	/* setns: put ns into nsset (whose nsproxy is the caller's new one).
 	 * 0 or -errno. */
 	int (*install)(struct nsset *nsset, struct ns_common *ns);
+	/* ioctl(NS_GET_PARENT): the parent, with a reference, or ERR_PTR
+	 * (EPERM: above the caller's own). NULL for kinds without parents. */
+	struct ns_common *(*get_parent)(struct ns_common *ns);
 };
 
 struct ns_common {
@@ -88,7 +94,7 @@ struct nsproxy {
 	struct uts_namespace *uts_ns;
 	struct ipc_namespace *ipc_ns;
 	struct mnt_namespace *mnt_ns;
-	struct pid_namespace *pid_ns_for_children; /* NULL: the initial one */
+	struct pid_namespace *pid_ns_for_children;
 	struct net *net_ns;
 	struct time_namespace *time_ns;
 	struct time_namespace *time_ns_for_children; /* unshare(CLONE_NEWTIME) makes it */

@@ -29,6 +29,8 @@ struct seq_file {
 	char *buf;
 	size_t size;            /* bytes allocated */
 	size_t count;           /* bytes written; == size once it overflowed */
+	/* The pid namespace of the /proc mount read: the numbers to show. */
+	struct pid_namespace *pid_ns;
 };
 
 /* Append to the text. When the buffer is full the show function is simply

@@ -165,16 +165,24 @@ struct restart_block {
 #define KSTACK_PAGES 4
 #define KSTACK_SIZE (KSTACK_PAGES * PAGE_SIZE)
 
+struct pid;
+
 struct task {
-	pid_t pid;              /* the thread id */
+	pid_t pid;              /* the thread id, in the initial pid namespace */
+	/* Its numbers in each pid namespace it is in (include/linux/pid_namespace.h):
+	 * what other processes see depends on their namespace. */
+	struct pid *thread_pid;
 	/* Unique for the kernel's whole life, unlike pid numbers, which are
-	 * reused: a pidfd (kernel/pid.c) and a /proc/PID inode name their
+	 * reused: a pidfd (kernel/pidfd.c) and a /proc/PID inode name their
 	 * process by it, so that they never come to mean another one. */
 	uint64_t serial;
 	pid_t tgid;             /* the process id: the group leader's pid */
 	/* The process group and session: the same in every thread of a
-	 * process (setpgid and setsid change them all). */
+	 * process (setpgid and setsid change them all). Initial-namespace
+	 * numbers, as pid and tgid; the task holds their struct pids
+	 * (set_pgrp_session), which outlive their leaders. */
 	pid_t pgid, sid;
+	struct pid *pgrp_pid, *session_pid;
 	struct task *group_leader;
 	struct signal_struct *signal;
 	struct sighand_struct *sighand;
@@ -302,8 +310,9 @@ void wakeup(void *chan);
 /* Sleep until jiffies >= when or a signal arrives. Returns 0 or -EINTR. */
 int sleep_until(uint64_t when);
 void make_runnable(struct task *t);
-/* The task with this thread id (any thread, as Linux's find_task_by_vpid);
- * NULL if none, or if it is released. A zombie is still found. */
+/* The task with this thread id as the current task numbers it (any
+ * thread, Linux's find_task_by_vpid); NULL if none, or if it is released.
+ * A zombie is still found. */
 struct task *find_task(pid_t pid);
 /* The task given this serial at fork (not released), or NULL. */
 struct task *find_task_by_serial(uint64_t serial);
@@ -320,8 +329,13 @@ bool thread_group_empty(struct task *leader);
 #define for_each_thread(p, t) \
 	for (struct task *t = first_task(); t; t = t->next_task) \
 		if (t->signal == (p)->signal && t->state != TASK_DEAD)
-/* A new task: kernel stack, pid, linked in; not yet runnable. NULL if no memory. */
+/* A new task: kernel stack, linked in; not yet runnable, no pid yet
+ * (attach_task_pid). NULL if no memory. */
 struct task *alloc_task(void);
+struct pid_namespace;
+/* Number t in namespace ns and its ancestors (set_tid: clone3's choice, n
+ * numbers from ns up): t->thread_pid and t->pid. 0 or -errno (alloc_pid). */
+int attach_task_pid(struct task *t, struct pid_namespace *ns, const pid_t *set_tid, size_t n);
 void free_task(struct task *t);  /* after it is reaped */
 /* Free t once the CPU has left its stack for good (self-reaping exit). */
 void release_task_later(struct task *t);

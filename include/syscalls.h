@@ -71,7 +71,7 @@
 	/* kernel/fork.c, kernel/exit.c */                                     \
 	X(57, fork) X(58, vfork) X(56, clone) X(60, exit) X(231, exit_group)   \
 	X(61, wait4) X(247, waitid) X(435, clone3)                             \
-	/* kernel/pid.c */                                                     \
+	/* kernel/pidfd.c */                                                     \
 	X(434, pidfd_open) X(438, pidfd_getfd)                                 \
 	/* kernel/nsproxy.c */                                                 \
 	X(272, unshare) X(308, setns)                                          \

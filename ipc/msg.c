@@ -9,6 +9,7 @@
  * messages and wakes its sleepers with EIDRM.
  */
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <errno.h>
 #include <kernel.h>
 #include <linux/init.h>
@@ -144,8 +145,8 @@ static long msgctl_stat(struct ipc_namespace *ns, int msqid, int cmd, void __use
 	ds.msg_cbytes = msq->cbytes;
 	ds.msg_qnum = msq->qnum;
 	ds.msg_qbytes = msq->qbytes;
-	ds.msg_lspid = msq->lspid;
-	ds.msg_lrpid = msq->lrpid;
+	ds.msg_lspid = pid_global_to_vnr(msq->lspid); /* as the caller's pid namespace numbers it */
+	ds.msg_lrpid = pid_global_to_vnr(msq->lrpid);
 	int id = perm->id;
 	ipc_unlock(&msg_ids(ns)->lock);
 	if (copy_to_user(buf, &ds, sizeof(ds)))

@@ -9,6 +9,7 @@
  * with EIDRM; its id is refused (EINVAL) from then on.
  */
 #include <errno.h>
+#include <linux/pid_namespace.h>
 #include <kernel.h>
 #include <linux/init.h>
 #include <mm.h>
@@ -248,7 +249,7 @@ static long semctl_main(struct ipc_namespace *ns, int semid, int semnum, int cmd
 	else if (cmd == GETVAL)
 		err = sma->sems[semnum].semval;
 	else if (cmd == GETPID)
-		err = sma->sems[semnum].sempid;
+		err = pid_global_to_vnr(sma->sems[semnum].sempid);
 	else
 		err = count_semcnt(sma, semnum, cmd == GETZCNT);
 	ipc_unlock(&sem_ids(ns)->lock);

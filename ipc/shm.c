@@ -30,6 +30,7 @@
  *    table's.
  */
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <errno.h>
 #include <fs.h>
 #include <kernel.h>
@@ -401,8 +402,8 @@ static void shm_fill_stat(const struct shmid_kernel *shp, struct shmid64_ds *out
 	out->shm_atime = shp->atim;
 	out->shm_dtime = shp->dtim;
 	out->shm_ctime = shp->ctim;
-	out->shm_cpid = shp->cpid;
-	out->shm_lpid = shp->lpid;
+	out->shm_cpid = pid_global_to_vnr(shp->cpid); /* as the caller's pid namespace numbers it */
+	out->shm_lpid = pid_global_to_vnr(shp->lpid);
 	out->shm_nattch = nattch(shp);
 }
 

@@ -10,6 +10,7 @@
  * that a library can ask which one that is.
  */
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <errno.h>
 #include <kernel.h>
 #include <sched.h>
@@ -71,7 +72,7 @@ long sys_capget(struct cap_header __user *header, struct cap_data __user *datapt
 		return -EFAULT;
 	if (pid < 0)
 		return -EINVAL;
-	if (pid && pid != current->pid) {
+	if (pid && pid != task_pid_vnr(current)) {
 		struct task *t = find_task(pid);
 		if (!t)
 			return -ESRCH;
@@ -107,7 +108,7 @@ long sys_capset(struct cap_header __user *header, const struct cap_data __user *
 		return ret;
 	if (copy_from_user(&pid, HEADER_FIELD(header, pid), sizeof(pid)))
 		return -EFAULT;
-	if (pid != 0 && pid != current->pid)
+	if (pid != 0 && pid != task_pid_vnr(current))
 		return -EPERM;
 	if (copy_from_user(kdata, data, words * sizeof(kdata[0])))
 		return -EFAULT;

@@ -11,6 +11,7 @@
 #include <ipc.h>
 #include <kernel.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/umh.h>
 #include <mm.h>
 #include <power.h>
@@ -36,6 +37,12 @@ static void __noreturn init_exited(int status)
 	printk(KERN_EMERG "Attempted to kill init! exitcode=0x%08x\n", status);
 	printk(KERN_EMERG "reboot: Power down\n");
 	machine_power_off();
+}
+
+/* Is t a thread of the init of pid namespace ns? */
+static bool is_ns_init(struct task *t, struct pid_namespace *ns)
+{
+	return ns->child_reaper && same_thread_group(ns->child_reaper, t);
 }
 
 bool thread_group_empty(struct task *leader)
@@ -82,7 +89,7 @@ static bool do_notify_parent(struct task *leader)
 	bool autoreap = false;
 	uint64_t ut, st;
 
-	info.si_pid = leader->tgid;
+	info.si_pid = task_tgid_nr_ns(leader, task_active_pid_ns(parent));
 	info.si_uid = task_cred(leader)->uid;
 	if (status & 0x80)
 		info.si_code = CLD_DUMPED, info.si_status = status & 0x7f;
@@ -104,13 +111,21 @@ static bool do_notify_parent(struct task *leader)
 }
 
 /* The thread that takes over the children of exiting thread t: another
- * live thread of its process, or init (Linux's find_new_reaper). */
+ * live thread of its process, or the init of its pid namespace (Linux's
+ * find_new_reaper). A namespace's init whose thread exits hands the job
+ * to another of its threads. */
 static struct task *find_new_reaper(struct task *t)
 {
-	for_each_thread(t, c)
-		if (c != t && c->state != TASK_ZOMBIE && !(c->signal->flags & SIGNAL_GROUP_EXIT))
+	struct pid_namespace *ns = task_active_pid_ns(t);
+
+	for_each_thread(t, c) {
+		if (c != t && c->state != TASK_ZOMBIE && !(c->signal->flags & SIGNAL_GROUP_EXIT)) {
+			if (ns->child_reaper == t)
+				ns->child_reaper = c;
 			return c;
-	return find_task(1);
+		}
+	}
+	return ns->child_reaper;
 }
 
 /* Hand t's children to their new parent; they may need reaping or a
@@ -187,7 +202,7 @@ void do_exit(int status)
 	 * not the leader's, when the leader went first). */
 	if (group_dead)
 		t->group_leader->exit_status = status;
-	if (group_dead && t->tgid == 1)
+	if (group_dead && is_ns_init(t, &init_pid_ns))
 		init_exited(group_exit_status(t));
 	/* The robust futexes it held, and pthread_join's futex, while the
 	 * memory is still there. */
@@ -212,6 +227,9 @@ void do_exit(int status)
 	if (t->mm)
 		mm_put(t->mm);
 	t->mm = NULL;
+	/* The init of a pid namespace takes the namespace with it. */
+	if (group_dead && is_ns_init(t, task_active_pid_ns(t)))
+		zap_pid_ns_processes(task_active_pid_ns(t));
 
 	cli(); /* until schedule() leaves this task for good */
 	s->utime += t->utime;
@@ -271,9 +289,14 @@ int de_thread(struct task *me)
 		}
 		if (leader != me) {
 			pid_t tid = me->pid;
+			struct pid *tpid = me->thread_pid;
 			uint64_t serial = me->serial;
 			me->pid = leader->pid;
 			leader->pid = tid;
+			me->thread_pid = leader->thread_pid;
+			leader->thread_pid = tpid;
+			if (task_active_pid_ns(me)->child_reaper == leader)
+				task_active_pid_ns(me)->child_reaper = me;
 			/* The process stays the one its pidfds and /proc/PID
 			 * name (Linux: the thread takes the leader's struct pid). */
 			me->serial = leader->serial;
@@ -407,6 +430,21 @@ static int do_wait(pid_t pid, int options, struct wait_result *r)
 	return err;
 }
 
+/* wait's pid argument, numbered in the caller's pid namespace, as the
+ * kernel numbers it (the initial namespace's numbers). A number that names
+ * nothing there becomes one that matches no child. */
+static pid_t wait_pid_global(pid_t pid)
+{
+	pid_t g;
+
+	if (pid == 0 || pid == -1)
+		return pid;
+	g = pid_vnr_to_global(pid > 0 ? pid : -pid);
+	if (!g)
+		g = PID_MAX_DEFAULT;
+	return pid > 0 ? g : -g;
+}
+
 struct rusage {
 	int64_t utime_sec, utime_usec, stime_sec, stime_usec;
 	int64_t rest[14];
@@ -439,12 +477,12 @@ long sys_wait4(pid_t pid, int __user *status, int options, struct rusage __user 
 		return -EINVAL;
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	int err = do_wait(pid, options | WEXITED, &r);
+	int err = do_wait(wait_pid_global(pid), options | WEXITED, &r);
 	if (err == -EAGAIN)
 		return 0; /* WNOHANG and nothing yet */
 	if (err)
 		return err;
-	pid_t cpid = r.child->pid;
+	pid_t cpid = task_tgid_vnr(r.child);
 	if ((status && put_user_u32(r.status, status)) || (ru && put_child_rusage(r.child, ru))) {
 		err = -EFAULT;
 	}
@@ -510,12 +548,12 @@ long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int opt
 	case P_PID:
 		if (upid <= 0)
 			return -EINVAL;
-		pid = upid;
+		pid = wait_pid_global(upid);
 		break;
 	case P_PGID:
 		if (upid < 0)
 			return -EINVAL;
-		pid = upid ? -upid : 0;
+		pid = upid ? wait_pid_global(-upid) : 0;
 		break;
 	case P_PIDFD:
 		err = pidfd_wait_pid(upid, &pid, &nonblock);
@@ -538,7 +576,7 @@ long sys_waitid(int which, pid_t upid, struct waitid_info __user *infop, int opt
 		return err;
 	info.si_signo = SIGCHLD;
 	info.si_code = r.code;
-	info.si_pid = r.child->pid;
+	info.si_pid = task_tgid_vnr(r.child);
 	info.si_uid = task_cred(r.child)->uid;
 	info.si_status = r.code == CLD_EXITED ? (r.status >> 8) & 0xff
 			 : r.code == CLD_STOPPED ? r.child->signal->stop_signal

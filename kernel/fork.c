@@ -17,7 +17,7 @@
  * the kernel writes 0 and wakes a futex when the thread ends: that is
  * pthread_join).
  *
- * CLONE_PIDFD gives the parent a pidfd for the child (kernel/pid.c), at
+ * CLONE_PIDFD gives the parent a pidfd for the child (kernel/pidfd.c), at
  * clone's parent_tid pointer or clone3's pidfd field.
  *
  * The child returns to user mode from the same system call with rax = 0,
@@ -30,6 +30,7 @@
 #include <cpu.h>
 #include <kernel.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
@@ -79,6 +80,8 @@ struct kernel_clone_args {
 	int __user *parent_tid;
 	int __user *child_tid;
 	uint64_t tls;
+	const pid_t *set_tid;    /* clone3: the child's numbers, its namespace's first */
+	size_t set_tid_size;
 };
 
 /* The flag combinations Linux refuses (copy_process), EINVAL. */
@@ -91,8 +94,8 @@ static int check_clone_flags(uint64_t flags)
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
-	/* init has no parent to share (Linux: SIGNAL_UNKILLABLE). */
-	if ((flags & CLONE_PARENT) && current->tgid == 1)
+	/* An init (of any pid namespace) has no parent to share. */
+	if ((flags & CLONE_PARENT) && (current->signal->flags & SIGNAL_UNKILLABLE))
 		return -EINVAL;
 	/* A pidfd names a process: none for a thread (CLONE_DETACHED is kept
 	 * back by Linux for a later meaning of CLONE_PIDFD). */
@@ -100,8 +103,11 @@ static int check_clone_flags(uint64_t flags)
 		return -EINVAL;
 	if ((flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
 		return -EINVAL;
-	/* A thread is in its process's pid namespace (Linux: and user namespace). */
-	if ((flags & CLONE_THREAD) && (flags & (CLONE_NEWUSER | CLONE_NEWPID)))
+	/* A thread is in its process's pid namespace (Linux: and user
+	 * namespace): not after unshare(CLONE_NEWPID) either. */
+	if ((flags & CLONE_THREAD) && ((flags & (CLONE_NEWUSER | CLONE_NEWPID)) ||
+				       current->nsproxy->pid_ns_for_children !=
+					       task_active_pid_ns(current)))
 		return -EINVAL;
 	if (flags & ~CLONE_SUPPORTED)
 		return -EINVAL; /* cgroups: not here */
@@ -172,8 +178,7 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	uint64_t flags = args->flags;
 
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
-	child->pgid = parent->pgid;
-	child->sid = parent->sid;
+	set_pgrp_session(child, parent->pgid, parent->sid);
 	copy_creds(child, parent);
 	save_fsgs(parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
@@ -200,10 +205,8 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	fpu_copy(&child->fpu, &parent->fpu);
 
 	if (flags & CLONE_THREAD) {
-		child->tgid = parent->tgid;
 		child->group_leader = parent->group_leader;
 	} else {
-		child->tgid = child->pid;
 		child->group_leader = child;
 	}
 	if (flags & (CLONE_PARENT | CLONE_THREAD)) {
@@ -213,6 +216,25 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 		child->parent = parent;
 		child->exit_signal = args->exit_signal;
 	}
+}
+
+/*
+ * The child's numbers, in the namespace its parent makes children in;
+ * tgid, and the namespace's init if it is number 1 there. 0 or -errno.
+ */
+static int clone_pid(struct task *child, struct kernel_clone_args *args)
+{
+	struct pid_namespace *ns = child->nsproxy->pid_ns_for_children;
+	int err = attach_task_pid(child, ns, args->set_tid, args->set_tid_size);
+
+	if (err)
+		return err;
+	child->tgid = (args->flags & CLONE_THREAD) ? current->tgid : child->pid;
+	if (!(args->flags & CLONE_THREAD) && pid_nr_ns(child->thread_pid, ns) == 1) {
+		ns->child_reaper = child;
+		child->signal->flags |= SIGNAL_UNKILLABLE;
+	}
+	return 0;
 }
 
 /*
@@ -267,6 +289,8 @@ static long kernel_clone(struct kernel_clone_args *args)
 	exit_task_namespaces(child); /* alloc_task's initial ones */
 	if ((err = copy_namespaces(flags, child, parent)))
 		goto fail;
+	if ((err = clone_pid(child, args)))
+		goto fail;
 	if ((flags & CLONE_PIDFD) && (err = clone_pidfd(child, args)) < 0)
 		goto fail;
 
@@ -278,16 +302,18 @@ static long kernel_clone(struct kernel_clone_args *args)
 		child->tf->rsp = args->stack;
 	task_setup_user_return(child);
 
+	/* The child's id as each one sees it: the child in its namespace,
+	 * the parent in its own. */
 	if (flags & CLONE_CHILD_SETTID) {
-		uint32_t tid = child->pid;
+		uint32_t tid = pid_nr_ns(child->thread_pid, ns_of_pid(child->thread_pid));
 		mm_write(child->mm, (uint64_t)args->child_tid, &tid, sizeof(tid));
 	}
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = (uint64_t)args->child_tid;
+	pid_t pid = task_pid_vnr(child);
 	if (flags & CLONE_PARENT_SETTID)
-		put_user_u32(child->pid, args->parent_tid);
+		put_user_u32(pid, args->parent_tid);
 
-	pid_t pid = child->pid;
 	child->state = TASK_RUNNABLE;
 	if (flags & CLONE_VFORK) {
 		/* The child borrows our memory: wait until it execs or exits. */
@@ -299,6 +325,10 @@ static long kernel_clone(struct kernel_clone_args *args)
 	return pid;
 
 fail:
+	/* A namespace's first process that did not make it leaves it with
+	 * no init (and closed: pid_ns_number_freed). */
+	if (child->thread_pid && ns_of_pid(child->thread_pid)->child_reaper == child)
+		ns_of_pid(child->thread_pid)->child_reaper = NULL;
 	exit_sem(child);
 	if (child->signal && (flags & CLONE_THREAD))
 		child->signal->nr_threads--; /* free_task drops the count */
@@ -361,6 +391,7 @@ struct clone_args {
 long sys_clone3(const struct clone_args __user *uargs, size_t size)
 {
 	struct clone_args a;
+	pid_t set_tid[MAX_PID_NS_LEVEL];
 	uint8_t extra;
 
 	if (size > PAGE_SIZE)
@@ -378,12 +409,16 @@ long sys_clone3(const struct clone_args __user *uargs, size_t size)
 		if (extra)
 			return -E2BIG;
 	}
-	if (a.set_tid_size > 32 || (!a.set_tid && a.set_tid_size) || (a.set_tid && !a.set_tid_size))
+	if (a.set_tid_size > MAX_PID_NS_LEVEL || (!a.set_tid && a.set_tid_size) || (a.set_tid && !a.set_tid_size))
 		return -EINVAL;
 	if ((a.exit_signal & ~(uint64_t)CSIGNAL) || a.exit_signal > NSIG)
 		return -EINVAL;
 	if ((a.flags & CLONE_INTO_CGROUP) && (a.cgroup > INT32_MAX || size < 88))
 		return -EINVAL;
+	/* The pids to give the child, from its own namespace's up. */
+	if (a.set_tid && copy_from_user(set_tid, (const void __user *)a.set_tid,
+					a.set_tid_size * sizeof(pid_t)))
+		return -EFAULT;
 	/* clone3_args_valid */
 	if (a.flags & ~(0xffffffffULL | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
 		return -EINVAL;
@@ -396,8 +431,8 @@ long sys_clone3(const struct clone_args __user *uargs, size_t size)
 	if (a.stack ? !a.stack_size || a.stack > TASK_SIZE || a.stack_size > TASK_SIZE - a.stack
 		    : a.stack_size != 0)
 		return -EINVAL;
-	if (a.set_tid_size || (a.flags & CLONE_INTO_CGROUP))
-		return -EINVAL; /* choosing the pid, cgroups: not here */
+	if (a.flags & CLONE_INTO_CGROUP)
+		return -EINVAL; /* cgroups: not here */
 	struct kernel_clone_args args = {
 		.flags = a.flags,
 		.exit_signal = (int)a.exit_signal,
@@ -406,6 +441,8 @@ long sys_clone3(const struct clone_args __user *uargs, size_t size)
 		.parent_tid = (int __user *)a.parent_tid,
 		.child_tid = (int __user *)a.child_tid,
 		.tls = a.tls,
+		.set_tid = set_tid,
+		.set_tid_size = a.set_tid_size,
 	};
 	return kernel_clone(&args);
 }

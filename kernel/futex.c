@@ -42,6 +42,7 @@
  *    a kmalloc'd vector.
  */
 #include <errno.h>
+#include <linux/pid_namespace.h>
 #include <fs.h>
 #include <kernel.h>
 #include <mm.h>
@@ -619,7 +620,7 @@ static void handle_futex_death(uint64_t uaddr, struct task *t, bool pi, bool pen
 		futex_wake(uaddr, true, 1, FUTEX_BITSET_MATCH_ANY);
 		return;
 	}
-	if ((uval & FUTEX_TID_MASK) != (uint32_t)t->pid)
+	if ((uval & FUTEX_TID_MASK) != (uint32_t)task_pid_vnr(t))
 		return;
 	mval = (uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
 	if (copy_to_user((void __user *)uaddr, &mval, sizeof(mval)))

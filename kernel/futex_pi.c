@@ -32,6 +32,7 @@
  * Linux has when the woken waiter runs first.
  */
 #include <errno.h>
+#include <linux/pid_namespace.h>
 #include <kernel.h>
 #include <mm.h>
 #include <sched.h>
@@ -197,7 +198,7 @@ static int attach_to_pi_state(uint32_t uval, struct futex_pi_state *ps, struct f
 	} else if (!ps->owner) {
 		return -EINVAL;
 	}
-	if (pid != ps->owner->pid)
+	if (pid != task_pid_vnr(ps->owner))
 		return -EINVAL;
 attach:
 	get_pi_state(ps);
@@ -256,7 +257,7 @@ static int lock_pi_update_atomic(uint64_t uaddr, uint32_t uval, uint32_t newval)
 int futex_lock_pi_atomic(uint64_t uaddr, const struct futex_key *key, struct futex_pi_state **ps,
 			 struct task *task, bool set_waiters)
 {
-	uint32_t uval, newval, vpid = task->pid;
+	uint32_t uval, newval, vpid = task_pid_vnr(task);
 	struct futex_q *top;
 	int ret;
 
@@ -311,7 +312,7 @@ static int fixup_pi_state_owner(uint64_t uaddr, struct futex_q *q, struct task *
 			return 1;
 		newowner = ps->rt_owner;
 	}
-	newval = newowner->pid | FUTEX_WAITERS | (ps->owner ? 0 : FUTEX_OWNER_DIED);
+	newval = task_pid_vnr(newowner) | FUTEX_WAITERS | (ps->owner ? 0 : FUTEX_OWNER_DIED);
 	if (futex_get_value(&uval, uaddr) ||
 	    put_user_u32((uval & FUTEX_OWNER_DIED) | newval, (void __user *)uaddr)) {
 		/* The word cannot be written: at least the kernel agrees with
@@ -401,7 +402,7 @@ static int wake_futex_pi(uint64_t uaddr, uint32_t uval, struct futex_pi_state *p
 
 	if (!top) /* Linux: a waiter on its way in; not with one CPU */
 		return -EAGAIN;
-	ret = futex_cmpxchg_value(&curval, uaddr, uval, FUTEX_WAITERS | top->task->pid);
+	ret = futex_cmpxchg_value(&curval, uaddr, uval, FUTEX_WAITERS | task_pid_vnr(top->task));
 	if (ret)
 		return ret;
 	if (curval != uval)
@@ -425,7 +426,7 @@ long futex_unlock_pi(uint64_t uaddr, bool shared)
 
 	if (futex_get_value(&uval, uaddr))
 		return -EFAULT;
-	if ((uval & FUTEX_TID_MASK) != (uint32_t)current->pid)
+	if ((uval & FUTEX_TID_MASK) != (uint32_t)task_pid_vnr(current))
 		return -EPERM;
 	ret = get_futex_key(uaddr, shared, &key, FUTEX_WRITE);
 	if (ret)

@@ -9,6 +9,7 @@
 #include <kasan.h>
 #include <fpu.h>
 #include <kernel.h>
+#include <linux/pid_namespace.h>
 #include <personality.h>
 #include <vdso.h>
 #include <linux/binfmts.h>
@@ -91,6 +92,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	security_init();
 	proc_modules_init();
 	utsname_init();
+	pid_namespace_init();
 	kmod_init();
 	do_initcalls();         /* the formats, binfmt_misc, the exec trace */
 	exec_domain_init();

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <ipc.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <net_namespace.h>
 #include <nsproxy.h>
@@ -33,6 +34,7 @@ struct nsproxy init_nsproxy = {
 	.uts_ns = &init_uts_ns,
 	.ipc_ns = &init_ipc_ns,
 	.mnt_ns = &init_mnt_ns,
+	.pid_ns_for_children = &init_pid_ns,
 	.net_ns = &init_net,
 	.time_ns = &init_time_ns,
 	.time_ns_for_children = &init_time_ns,
@@ -84,6 +86,8 @@ static void free_nsproxy(struct nsproxy *ns)
 		put_mnt_ns(ns->mnt_ns);
 	if (ns->ipc_ns)
 		put_ipc_ns(ns->ipc_ns);
+	if (ns->pid_ns_for_children)
+		put_pid_ns(ns->pid_ns_for_children);
 	if (ns->net_ns)
 		put_net(ns->net_ns);
 	if (ns->time_ns)
@@ -121,6 +125,10 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 	if (IS_ERR(p))
 		goto fail;
 	ns->ipc_ns = p;
+	p = copy_pid_ns(flags, old->pid_ns_for_children);
+	if (IS_ERR(p))
+		goto fail;
+	ns->pid_ns_for_children = p;
 	p = copy_net_ns(flags, old->net_ns);
 	if (IS_ERR(p))
 		goto fail;
@@ -130,7 +138,6 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 		goto fail;
 	ns->time_ns_for_children = p;
 	ns->time_ns = get_time_ns(old->time_ns);
-	ns->pid_ns_for_children = old->pid_ns_for_children;
 	return ns;
 fail:
 	free_nsproxy(ns);
@@ -286,7 +293,7 @@ static int check_setns_flags(unsigned long flags)
 static int install_from_task(struct nsset *nsset, struct task *t)
 {
 	static const struct proc_ns_operations *const kinds[] = {
-		&mntns_operations, &utsns_operations, &ipcns_operations, &netns_operations,
+		&mntns_operations, &utsns_operations, &ipcns_operations, &pidns_operations, &netns_operations,
 		&timens_operations,
 	};
 	int err = 0;

@@ -1,141 +1,211 @@
 /*
- * pid.c - pidfds: pidfd_open(2), pidfd_getfd(2), and the pidfd file itself
- * (Linux keeps these here, beside its struct pid).
+ * pid.c - struct pid: a task's numbers, one in each pid namespace from
+ * its own up to the initial one (include/linux/pid_namespace.h), and the
+ * questions "what number does this caller see" and "which task has this
+ * number here".
  *
- * A pidfd is a file of anon_inodefs (fs/anon_inodes.c), "[pidfd]", that
- * refers to one process, by the serial its leader got at fork (see
- * include/linux/pid.h; the serial moves with the process id when a thread
- * execs, fs/exec.c's de_thread). What can be done with it:
- *   - poll: readable (POLLIN) once the whole process has ended, its leader
- *     a zombie with no threads left, or reaped (Linux 6.1's pidfd_poll
- *     reports no POLLHUP: later kernels added it);
- *   - pidfd_send_signal (kernel/signal.c), waitid(P_PIDFD) (kernel/exit.c);
- *   - pidfd_getfd: a copy of one of the process's descriptors;
- *   - /proc/PID/fdinfo/N shows whose it is ("Pid:", -1 once reaped).
- * The file's private_data is the serial itself, not a pointer: the task may
- * be freed long before the file is closed, and nothing needs freeing.
+ * Every struct pid is on one list; a lookup walks it (or the task list),
+ * as the rest of this kernel finds tasks. Linux keeps an IDR a namespace.
  */
-#include "../fs/vfs.h" /* struct file and its operations, as Linux's <linux/fs.h> */
+#include <cred.h>
 #include <errno.h>
-#include <linux/anon_inodes.h>
-#include <linux/pid.h>
-#include <poll.h>
-#include <proc_fs.h>
+#include <linux/pid_namespace.h>
+#include <mm.h>
 #include <sched.h>
-#include <security.h>
 
-static const struct file_operations pidfd_fops;
+static struct pid *pid_list;
 
-/* Every pidfd poller waits on this one channel, woken by pidfd_notify. */
-static char pidfd_wait;
-
-bool is_pidfd(const struct file *file)
+struct pid *find_pid_ns(int nr, struct pid_namespace *ns)
 {
-	return file->f_op == &pidfd_fops;
+	for (struct pid *p = pid_list; p; p = p->next)
+		if (p->level >= ns->level && p->numbers[ns->level].ns == ns &&
+		    p->numbers[ns->level].nr == nr)
+			return p;
+	return NULL;
 }
 
-struct task *pidfd_task(const struct file *file)
+/* A free number in ns, counting up from the last one given and wrapping
+ * to RESERVED_PIDS (Linux's idr_alloc_cyclic); -EAGAIN if none is left. */
+static int alloc_pidnr(struct pid_namespace *ns)
 {
-	return find_task_by_serial((uint64_t)(uintptr_t)file->private_data);
+	int min = ns->last_pid + 1 > RESERVED_PIDS ? RESERVED_PIDS : 1;
+	int nr = ns->last_pid + 1;
+
+	for (int tries = 0; tries < PID_MAX_DEFAULT; tries++, nr++) {
+		if (nr >= PID_MAX_DEFAULT)
+			nr = min;
+		if (!find_pid_ns(nr, ns)) {
+			ns->last_pid = nr;
+			return nr;
+		}
+	}
+	return -EAGAIN;
 }
 
-struct task *pidfd_get_task(int fd, unsigned int *f_flags)
+/* The number clone3's set_tid asks for in ns: 0 if free, else -errno
+ * (Linux's checks, in its order). */
+static int check_set_tid(struct pid_namespace *ns, pid_t tid)
 {
-	struct file *file = fcheck(fd);
-
-	if (!file || !is_pidfd(file))
-		return ERR_PTR(-EBADF);
-	*f_flags = file->f_flags;
-	return pidfd_task(file);
+	if (tid < 1 || tid >= PID_MAX_DEFAULT)
+		return -EINVAL;
+	/* Only init may be first. */
+	if (tid != 1 && !ns->child_reaper)
+		return -EINVAL;
+	if (!capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
+		return -EPERM;
+	return find_pid_ns(tid, ns) ? -EEXIST : 0;
 }
 
-void pidfd_notify(void)
+struct pid *alloc_pid(struct pid_namespace *ns, const pid_t *set_tid, size_t n)
 {
-	poll_wakeup(&pidfd_wait);
+	struct pid_namespace *tmp = ns;
+	struct pid *pid;
+	int nr;
+
+	if (n > ns->level + 1)
+		return ERR_PTR(-EINVAL);
+	pid = kzalloc(sizeof(*pid) + (ns->level + 1) * sizeof(struct upid));
+	if (!pid)
+		return ERR_PTR(-ENOMEM);
+	pid->level = ns->level;
+	/* From ns up; set_tid[0] is ns's number, set_tid[1] its parent's... */
+	for (int i = ns->level; i >= 0; i--, tmp = tmp->parent) {
+		if (n) {
+			nr = set_tid[ns->level - i];
+			int err = check_set_tid(tmp, nr);
+			n--;
+			if (err) {
+				kfree(pid);
+				return ERR_PTR(err);
+			}
+		} else if ((nr = alloc_pidnr(tmp)) < 0) {
+			kfree(pid);
+			return ERR_PTR(nr);
+		}
+		pid->numbers[i] = (struct upid){ nr, tmp };
+	}
+	/* Its init died: nobody may enter (ENOMEM, as Linux documents). */
+	if (!ns->adding) {
+		kfree(pid);
+		return ERR_PTR(-ENOMEM);
+	}
+	for (unsigned int i = 0; i <= pid->level; i++)
+		pid->numbers[i].ns->nr_pids++;
+	get_pid_ns(ns);
+	pid->count = 1;
+	pid->next = pid_list;
+	pid_list = pid;
+	return pid;
 }
 
-/* Ended: reaped, or the leader is a zombie and no thread is left. A
- * leader that exited first waits for its threads, as wait does (Linux's
- * thread_group_exited). */
-static unsigned int pidfd_poll(struct file *file)
+void put_pid(struct pid *pid)
 {
-	struct task *t = pidfd_task(file);
+	struct pid_namespace *ns;
 
-	if (!t || (t->state == TASK_ZOMBIE && thread_group_empty(t)))
-		return POLLIN | POLLRDNORM;
+	if (!pid || --pid->count > 0)
+		return;
+	for (struct pid **pp = &pid_list; *pp; pp = &(*pp)->next) {
+		if (*pp == pid) {
+			*pp = pid->next;
+			break;
+		}
+	}
+	ns = ns_of_pid(pid);
+	for (unsigned int i = 0; i <= pid->level; i++)
+		pid_ns_number_freed(pid->numbers[i].ns);
+	kfree(pid);
+	put_pid_ns(ns);
+}
+
+/* ---- numbers as someone sees them ---------------------------------------- */
+
+pid_t pid_nr_ns(const struct pid *pid, const struct pid_namespace *ns)
+{
+	if (pid && ns->level <= pid->level && pid->numbers[ns->level].ns == ns)
+		return pid->numbers[ns->level].nr;
 	return 0;
 }
 
-/* "Pid:" and "NSpid:" (one pid namespace here), -1 once reaped. */
-static void pidfd_show_fdinfo(struct seq_file *m, struct file *file)
+struct pid_namespace *task_active_pid_ns(const struct task *t)
 {
-	struct task *t = pidfd_task(file);
-	pid_t nr = t ? t->pid : -1;
-
-	seq_printf(m, "Pid:\t%d\nNSpid:\t%d\n", nr, nr);
+	return ns_of_pid(t ? t->thread_pid : NULL);
 }
 
-static const struct file_operations pidfd_fops = {
-	.poll = pidfd_poll,
-	.show_fdinfo = pidfd_show_fdinfo,
-};
-
-int pidfd_create(struct task *t, unsigned int flags)
+pid_t task_pid_nr_ns(const struct task *t, const struct pid_namespace *ns)
 {
-	return anon_inode_getfd("[pidfd]", &pidfd_fops, (void *)(uintptr_t)t->serial,
-				O_RDWR | O_CLOEXEC | (flags & PIDFD_NONBLOCK));
+	return pid_nr_ns(t->thread_pid, ns);
 }
 
-long sys_pidfd_open(pid_t pid, unsigned int flags)
+pid_t task_tgid_nr_ns(const struct task *t, const struct pid_namespace *ns)
 {
-	struct task *t;
-
-	if (flags & ~PIDFD_NONBLOCK)
-		return -EINVAL;
-	if (pid <= 0)
-		return -EINVAL;
-	t = find_task(pid);
-	if (!t)
-		return -ESRCH;
-	/* Only a process: a thread's id is no process id. */
-	if (!thread_group_leader(t))
-		return -EINVAL;
-	return pidfd_create(t, flags);
+	return task_pid_nr_ns(t->group_leader ? t->group_leader : t, ns);
 }
 
-/* A copy of descriptor fd of t, for one who may ptrace t (Linux's
- * __pidfd_fget: PTRACE_MODE_ATTACH_REALCREDS). */
-static struct file *pidfd_fget(struct task *t, int fd)
+pid_t task_ppid_nr_ns(const struct task *t, const struct pid_namespace *ns)
 {
-	struct file *file;
-
-	if (!ptrace_may_access(t, PTRACE_MODE_ATTACH_REALCREDS))
-		return ERR_PTR(-EPERM);
-	if (!(file = files_lookup(t->files, fd)))
-		return ERR_PTR(-EBADF);
-	return get_file(file);
+	return t->parent ? task_tgid_nr_ns(t->parent, ns) : 0;
 }
 
-long sys_pidfd_getfd(int pidfd, int fd, unsigned int flags)
+bool pid_ns_sees(const struct pid_namespace *ns, const struct task *t)
 {
-	unsigned int f_flags;
-	struct file *file;
-	struct task *t;
-	int newfd;
+	return task_pid_nr_ns(t, ns) != 0;
+}
 
-	if (flags)
-		return -EINVAL;
-	t = pidfd_get_task(pidfd, &f_flags);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	if (!t)
-		return -ESRCH;
-	file = pidfd_fget(t, fd);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	/* The new descriptor is always close-on-exec. */
-	newfd = fd_install_lowest(current->files, file, true);
-	if (newfd < 0)
-		fput(file);
-	return newfd;
+/* A process group or session outlives its leader; in the initial
+ * namespace its number stays what it is even then. */
+pid_t pid_global_to_ns(pid_t global, const struct pid_namespace *ns)
+{
+	if (global <= 0 || ns == &init_pid_ns)
+		return global;
+	return pid_nr_ns(find_pid_ns(global, &init_pid_ns), ns);
+}
+
+pid_t task_pid_vnr(const struct task *t)
+{
+	return task_pid_nr_ns(t, task_active_pid_ns(current));
+}
+
+pid_t task_tgid_vnr(const struct task *t)
+{
+	return task_tgid_nr_ns(t, task_active_pid_ns(current));
+}
+
+pid_t pid_global_to_vnr(pid_t global)
+{
+	return pid_global_to_ns(global, task_active_pid_ns(current));
+}
+
+pid_t pid_vnr_to_global(pid_t nr)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct pid *p;
+
+	if (ns == &init_pid_ns)
+		return nr;
+	p = find_pid_ns(nr, ns);
+	return p ? p->numbers[0].nr : 0;
+}
+
+void set_pgrp_session(struct task *t, pid_t pgid, pid_t sid)
+{
+	/* The new ones first: they may be the old ones. */
+	struct pid *pg = pgid > 0 ? get_pid(find_pid_ns(pgid, &init_pid_ns)) : NULL;
+	struct pid *se = sid > 0 ? get_pid(find_pid_ns(sid, &init_pid_ns)) : NULL;
+
+	put_pid(t->pgrp_pid);
+	put_pid(t->session_pid);
+	t->pgrp_pid = pg;
+	t->session_pid = se;
+	t->pgid = pgid;
+	t->sid = sid;
+}
+
+struct task *find_task_by_pid_ns(pid_t nr, const struct pid_namespace *ns)
+{
+	if (nr <= 0)
+		return NULL;
+	for (struct task *t = first_task(); t; t = t->next_task)
+		if (t->state != TASK_DEAD && task_pid_nr_ns(t, ns) == nr)
+			return t;
+	return NULL;
 }

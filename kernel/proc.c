@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <kernel_stat.h>
 #include <linux/binfmts.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <power.h>
 #include <nsproxy.h>
@@ -19,7 +20,6 @@
 #include <x86.h>
 
 struct task *task_list;
-static pid_t next_pid = 1;
 static uint64_t next_serial = 1;
 int nr_tasks, max_tasks;
 static struct task *dead_tasks; /* self-reaped, waiting to be freed */
@@ -31,10 +31,7 @@ struct task *first_task(void) { return task_list; }
 
 struct task *find_task(pid_t pid)
 {
-	for (struct task *t = task_list; t; t = t->next_task)
-		if (t->pid == pid && t->state != TASK_DEAD)
-			return t;
-	return NULL;
+	return find_task_by_pid_ns(pid, task_active_pid_ns(current));
 }
 
 struct task *find_task_by_serial(uint64_t serial)
@@ -45,27 +42,15 @@ struct task *find_task_by_serial(uint64_t serial)
 	return NULL;
 }
 
-/* Is pid some task's thread id, process group or session? Linux does not
- * hand out a pid that still names a group or session. Released tasks
- * count too, until they are freed. */
-static bool pid_in_use(pid_t pid)
+int attach_task_pid(struct task *t, struct pid_namespace *ns, const pid_t *set_tid, size_t n)
 {
-	for (struct task *t = task_list; t; t = t->next_task)
-		if (t->pid == pid)
-			return true;
-	return false;
-}
+	struct pid *pid = alloc_pid(ns, set_tid, n);
 
-/* A pid not in use, counting up like Linux (wrapping at 32768). */
-static pid_t alloc_pid(void)
-{
-	for (;;) {
-		pid_t pid = next_pid++;
-		if (next_pid >= 32768)
-			next_pid = 2;
-		if (!pid_in_use(pid))
-			return pid;
-	}
+	if (IS_ERR(pid))
+		return PTR_ERR(pid);
+	t->thread_pid = pid;
+	t->pid = pid->numbers[0].nr;
+	return 0;
 }
 
 struct task *alloc_task(void)
@@ -84,7 +69,6 @@ struct task *alloc_task(void)
 	t->real_cred = get_cred(&init_cred);
 	t->cred = get_cred(&init_cred);
 	t->nsproxy = get_nsproxy(&init_nsproxy); /* fork replaces it: copy_namespaces */
-	t->pid = alloc_pid();
 	t->serial = next_serial++;
 	nr_tasks++;
 	kstat.total_forks++;
@@ -117,6 +101,9 @@ void free_task(struct task *t)
 	put_cred(t->real_cred);
 	put_cred(t->cred);
 	exit_task_namespaces(t); /* a task that never ran (a failed fork) */
+	put_pid(t->thread_pid);
+	put_pid(t->pgrp_pid);
+	put_pid(t->session_pid);
 	kstack_free(t->kstack);
 	kfree(t);
 	nr_tasks--;
@@ -273,7 +260,7 @@ static struct task *kernel_process(void (*fn)(void *), void *arg, const char *co
 		return NULL;
 	t->files = files_alloc();
 	t->fs = fs_dup(init_fs);
-	if (!t->files || !t->fs || init_process(t)) {
+	if (!t->files || !t->fs || attach_task_pid(t, &init_pid_ns, NULL, 0) || init_process(t)) {
 		if (t->files)
 			files_put(t->files);
 		if (t->fs)
@@ -353,8 +340,9 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 		panic("out of memory creating init");
 	t->files = files_alloc();
 	t->fs = fs_alloc_root();
-	if (!t->files || !t->fs || init_process(t))
+	if (!t->files || !t->fs || attach_task_pid(t, &init_pid_ns, NULL, 0) || init_process(t))
 		panic("out of memory creating init");
+	init_pid_ns.child_reaper = t;
 	init_fs = fs_get(t->fs);
 	/* Signals init has no handler for do nothing to it, SIGKILL
 	 * included: only its own fault can kill it. */

@@ -35,6 +35,7 @@
 #include <fs.h>
 #include <kernel.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <proc_fs.h>
 #include <sched.h>
@@ -124,16 +125,20 @@ static bool handler_ignores(uint64_t handler, int sig)
 }
 
 /* Would delivering sig to t do nothing at all? A blocked signal is never
- * ignored: it may be unblocked, or waited for with sigwait, later. */
-static bool sig_ignored(struct task *t, int sig)
+ * ignored: it may be unblocked, or waited for with sigwait, later. force:
+ * the kernel sends it, or a process t cannot see (in an ancestor pid
+ * namespace). */
+static bool sig_ignored(struct task *t, int sig, bool force)
 {
 	uint64_t handler = sigaction_of(t, sig)->handler;
 
 	if ((t->blocked | t->real_blocked) & sigmask(sig))
 		return false;
 	/* init takes only the signals it handles (a fault clears the flag:
-	 * force_sig_fault). */
-	if ((t->signal->flags & SIGNAL_UNKILLABLE) && handler == SIG_DFL)
+	 * force_sig_fault); a namespace's init takes SIGKILL and SIGSTOP from
+	 * outside its namespace too. */
+	if ((t->signal->flags & SIGNAL_UNKILLABLE) && handler == SIG_DFL &&
+	    !(force && (UNBLOCKABLE & sigmask(sig))))
 		return true;
 	return handler_ignores(handler, sig);
 }
@@ -163,7 +168,7 @@ static void notify_parent_cldstop(struct task *t, int why)
 		return;
 	if (!(sigaction_of(parent, SIGCHLD)->flags & SA_NOCLDSTOP)) {
 		struct ksiginfo info = { .si_signo = SIGCHLD, .si_code = why };
-		info.si_pid = leader->tgid;
+		info.si_pid = task_tgid_nr_ns(leader, task_active_pid_ns(parent));
 		info.si_uid = task_cred(leader)->uid;
 		info.si_status = why == CLD_CONTINUED ? SIGCONT : t->signal->stop_signal;
 		send_sig_info(&info, parent, true);
@@ -175,7 +180,7 @@ static void notify_parent_cldstop(struct task *t, int why)
  * What sig does to t's process before it is queued (Linux's
  * prepare_signal). False: drop it.
  */
-static bool prepare_signal(int sig, struct task *p)
+static bool prepare_signal(int sig, struct task *p, bool force)
 {
 	struct signal_struct *s = p->signal;
 
@@ -198,7 +203,7 @@ static bool prepare_signal(int sig, struct task *p)
 			notify_parent_cldstop(p, CLD_CONTINUED);
 		}
 	}
-	return !sig_ignored(p, sig);
+	return !sig_ignored(p, sig, force);
 }
 
 /* Could t take sig now? */
@@ -246,14 +251,31 @@ static void complete_signal(int sig, struct task *p, bool group)
 	signal_wake_up(t, sig == SIGKILL);
 }
 
-int send_sig_info(const struct ksiginfo *info, struct task *t, bool group)
+/* A sender t cannot see (in an ancestor pid namespace) is shown as pid 0,
+ * and its signals are forced as the kernel's (Linux's send_signal_locked). */
+static bool sender_forces(struct ksiginfo *info, struct task *t)
 {
-	int sig = info->si_signo, ret = 0;
+	bool user = info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE;
+
+	if (info->si_code == SI_KERNEL)
+		return true;
+	if (user && current && current->thread_pid &&
+	    !pid_ns_sees(task_active_pid_ns(t), current)) {
+		info->si_pid = 0;
+		return true;
+	}
+	return false;
+}
+
+int send_sig_info(const struct ksiginfo *uinfo, struct task *t, bool group)
+{
+	int sig = uinfo->si_signo, ret = 0;
+	struct ksiginfo copy = *uinfo, *info = &copy;
 
 	if (!valid_signal(sig) || !t->signal || t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
 		return 0;
 	uint64_t irq = irq_save();
-	if (!prepare_signal(sig, t))
+	if (!prepare_signal(sig, t, sender_forces(info, t)))
 		goto out;
 	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
 	if (sig < SIGRTMIN) {
@@ -372,7 +394,7 @@ static int kill_one(struct task *p, int sig)
 
 	if (err || !sig)
 		return err;
-	info.si_pid = current->tgid;
+	info.si_pid = task_tgid_vnr(current);
 	info.si_uid = current_uid();
 	return send_sig_info(&info, p, true);
 }
@@ -810,10 +832,11 @@ long sys_kill(pid_t pid, int sig)
 	if (pid == INT32_MIN)
 		return -ESRCH;
 	if (pid == -1) {
-		/* Every process but init and the caller's; as Linux, those it
-		 * may not signal do not make the call fail. */
+		/* Every process of the caller's pid namespace but its init and
+		 * the caller's; as Linux, those it may not signal do not make
+		 * the call fail. */
 		for (struct task *t = first_task(); t; t = t->next_task) {
-			if (thread_group_leader(t) && t->state != TASK_DEAD && t->tgid > 1 &&
+			if (thread_group_leader(t) && t->state != TASK_DEAD && task_tgid_vnr(t) > 1 &&
 			    !same_thread_group(t, current)) {
 				int e = kill_one(t, sig);
 				if (e && e != -EPERM)
@@ -824,7 +847,9 @@ long sys_kill(pid_t pid, int sig)
 		return found ? err : -ESRCH;
 	}
 	/* A process group: 0 if any member got it, else the last error. */
-	pid_t pgrp = pid == 0 ? current->pgid : -pid;
+	pid_t pgrp = pid == 0 ? current->pgid : pid_vnr_to_global(-pid);
+	if (!pgrp && pid)
+		return -ESRCH;
 	for (struct task *t = first_task(); t; t = t->next_task) {
 		if (thread_group_leader(t) && t->state != TASK_DEAD && t->pgid == pgrp) {
 			int e = kill_one(t, sig);
@@ -844,12 +869,12 @@ static long do_tkill(pid_t tgid, pid_t tid, int sig)
 	struct ksiginfo info = { .si_signo = sig, .si_code = SI_TKILL };
 	int err;
 
-	if (!t || (tgid > 0 && t->tgid != tgid))
+	if (!t || (tgid > 0 && task_tgid_vnr(t) != tgid))
 		return -ESRCH;
 	err = check_kill_permission(sig, t);
 	if (err || !sig)
 		return err;
-	info.si_pid = current->tgid;
+	info.si_pid = task_tgid_vnr(current);
 	info.si_uid = current_uid();
 	return send_sig_info(&info, t, false);
 }
@@ -898,7 +923,7 @@ long sys_rt_tgsigqueueinfo(pid_t tgid, pid_t tid, int sig, const void __user *ui
 	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > NSIG)
 		return -EINVAL;
 	struct task *t = find_task(tid);
-	if (!t || t->tgid != tgid)
+	if (!t || task_tgid_vnr(t) != tgid)
 		return -ESRCH;
 	return do_sigqueueinfo(t, false, sig, uinfo);
 }
@@ -926,6 +951,9 @@ long sys_pidfd_send_signal(int pidfd, int sig, const void __user *uinfo, unsigne
 	fput(file);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
+	/* Only a process of the caller's pid namespace or one below. */
+	if (t && !pid_ns_sees(task_active_pid_ns(current), t))
+		return -EINVAL;
 	if (uinfo) {
 		if (fault)
 			return -EFAULT;

@@ -9,6 +9,7 @@
 #include <fs.h>
 #include <kasan.h>
 #include <kernel.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <power.h>
 #include <random.h>
@@ -20,11 +21,12 @@
 #include <vm.h>
 #include <x86.h>
 
-/* The process id is the thread group's; each thread has its own id. */
-long sys_getpid(void) { return current->tgid; }
-long sys_gettid(void) { return current->pid; }
-long sys_getppid(void) { return current->parent ? current->parent->tgid : 0; }
-long sys_getpgrp(void) { return current->pgid; }
+/* The process id is the thread group's; each thread has its own id. All
+ * as numbered in the caller's pid namespace: a parent outside it is 0. */
+long sys_getpid(void) { return task_tgid_vnr(current); }
+long sys_gettid(void) { return task_pid_vnr(current); }
+long sys_getppid(void) { return task_ppid_nr_ns(current, task_active_pid_ns(current)); }
+long sys_getpgrp(void) { return pid_global_to_vnr(current->pgid); }
 
 /* getcpu(2): one CPU, one memory node. */
 long sys_getcpu(unsigned __user *cpu, unsigned __user *node, void __user *unused)
@@ -71,22 +73,20 @@ long sys_sched_yield(void)
 /* Process group and session belong to the process: every thread gets them. */
 static void set_pgid_sid(struct task *p, pid_t pgid, pid_t sid)
 {
-	for_each_thread(p, t) {
-		t->pgid = pgid;
-		t->sid = sid;
-	}
+	for_each_thread(p, t)
+		set_pgrp_session(t, pgid, sid);
 }
 
 long sys_getpgid(pid_t pid)
 {
 	struct task *t = pid ? find_task(pid) : current;
-	return t ? t->pgid : -ESRCH;
+	return t ? pid_global_to_vnr(t->pgid) : -ESRCH;
 }
 
 long sys_getsid(pid_t pid)
 {
 	struct task *t = pid ? find_task(pid) : current;
-	return t ? t->sid : -ESRCH;
+	return t ? pid_global_to_vnr(t->sid) : -ESRCH;
 }
 
 long sys_setpgid(pid_t pid, pid_t pgid)
@@ -100,6 +100,8 @@ long sys_setpgid(pid_t pid, pid_t pgid)
 		return -ESRCH;
 	if (t->tgid == t->sid)
 		return -EPERM; /* a session leader cannot move */
+	if (pgid && !(pgid = pid_vnr_to_global(pgid)))
+		return -EPERM; /* no such group in the caller's namespace */
 	set_pgid_sid(t, pgid ? pgid : t->tgid, t->sid);
 	return 0;
 }
@@ -110,7 +112,7 @@ long sys_setsid(void)
 		if (t->pgid == current->tgid && t->state != TASK_DEAD)
 			return -EPERM;
 	set_pgid_sid(current, current->tgid, current->tgid);
-	return current->sid;
+	return task_tgid_vnr(current);
 }
 
 struct sysinfo {
@@ -252,7 +254,7 @@ long sys_arch_prctl(int code, unsigned long addr)
 long sys_set_tid_address(int __user *tidptr)
 {
 	current->clear_child_tid = (uint64_t)tidptr;
-	return current->pid;
+	return task_pid_vnr(current);
 }
 
 /* ---- resource limits and usage ---- */

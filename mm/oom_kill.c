@@ -23,6 +23,7 @@
  *    while the first is alive, and the caller gives up the CPU and retries.
  */
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <mm.h>
 #include <sched.h>
 #include <vm.h>
@@ -39,7 +40,7 @@ static bool dying(const struct task *t)
 /* Is the last victim still around? */
 static bool victim_alive(void)
 {
-	struct task *t = victim_pid ? find_task(victim_pid) : NULL;
+	struct task *t = victim_pid ? find_task_by_pid_ns(victim_pid, &init_pid_ns) : NULL;
 	return t && t->state != TASK_ZOMBIE;
 }
 

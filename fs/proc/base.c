@@ -68,7 +68,7 @@ struct pid_entry {
  * its pid now names another task). */
 struct task *inode_task(struct inode *inode)
 {
-	struct task *t = find_task(PROC_I(inode)->pid);
+	struct task *t = find_task_by_pid_ns(PROC_I(inode)->pid, &init_pid_ns);
 
 	return t && t->serial == PROC_I(inode)->serial ? t : NULL;
 }
@@ -242,6 +242,25 @@ static void task_sigsets(struct task *t, uint64_t *ign, uint64_t *cgt)
 	}
 }
 
+/* NStgid, NSpid, NSpgid, NSsid: t's numbers in the reader's namespace
+ * and in each one below it down to t's own. */
+static void show_ns_numbers(struct seq_file *m, struct task *t)
+{
+	static const char *const names[] = { "NStgid", "NSpid", "NSpgid", "NSsid" };
+	const struct pid *pid = t->thread_pid;
+
+	for (int k = 0; k < 4; k++) {
+		seq_printf(m, "%s:", names[k]);
+		for (unsigned int g = m->pid_ns->level; pid && g <= pid->level; g++) {
+			const struct pid_namespace *ns = pid->numbers[g].ns;
+			pid_t nr = k == 0 ? task_tgid_nr_ns(t, ns) : k == 1 ? task_pid_nr_ns(t, ns)
+				 : pid_global_to_ns(k == 2 ? t->pgid : t->sid, ns);
+			seq_printf(m, "\t%d", nr);
+		}
+		seq_putc(m, '\n');
+	}
+}
+
 static int show_status(struct seq_file *m, struct task *t)
 {
 	const struct cred *cred = task_cred(t);
@@ -253,7 +272,8 @@ static int show_status(struct seq_file *m, struct task *t)
 		seq_printf(m, "Umask:\t%04o\n", t->fs->umask);
 	seq_printf(m, "State:\t%s\n", task_state_name(t));
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
-		   t->tgid, t->pid, t->parent ? t->parent->tgid : 0);
+		   task_tgid_nr_ns(t, m->pid_ns), task_pid_nr_ns(t, m->pid_ns),
+		   task_ppid_nr_ns(t, m->pid_ns));
 	/* real, effective, saved, file system ids */
 	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", cred->uid, cred->euid, cred->suid, cred->fsuid);
 	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", cred->gid, cred->egid, cred->sgid, cred->fsgid);
@@ -263,7 +283,7 @@ static int show_status(struct seq_file *m, struct task *t)
 	for (int g = 0; g < gi->ngroups; g++)
 		seq_printf(m, g ? " %u" : "%u", gi->gid[g]);
 	seq_puts(m, " \n");
-	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", t->tgid, t->pid, t->pgid, t->sid);
+	show_ns_numbers(m, t);
 	if (t->mm) {
 		struct mm_counts c;
 		uint64_t text = ALIGN_UP(t->mm->end_code, PAGE_SIZE) - ALIGN_DOWN(t->mm->start_code, PAGE_SIZE);
@@ -333,9 +353,11 @@ static int show_stat(struct seq_file *m, struct task *t)
 	else
 		tty_pgrp = -1;
 	task_sigsets(t, &ign, &cgt);
-	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu ", t->pid, t->comm,
-		   task_state_char(t), t->parent ? t->parent->tgid : 0, t->pgid, t->sid,
-		   tty_nr, tty_pgrp, stat_flags(t), 0UL, 0UL, 0UL, 0UL);
+	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu ", task_pid_nr_ns(t, m->pid_ns),
+		   t->comm, task_state_char(t), task_ppid_nr_ns(t, m->pid_ns),
+		   pid_global_to_ns(t->pgid, m->pid_ns), pid_global_to_ns(t->sid, m->pid_ns),
+		   tty_nr, tty_pgrp > 0 ? pid_global_to_ns(tty_pgrp, m->pid_ns) : tty_pgrp, stat_flags(t),
+		   0UL, 0UL, 0UL, 0UL);
 	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
 		   (unsigned long)t->utime, (unsigned long)t->stime,
 		   (unsigned long)(t->signal ? t->signal->cutime : 0),
@@ -756,7 +778,8 @@ static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *parent,
 	long tid = parse_number(name, len);
 	struct inode *inode;
 
-	if (!p || tid <= 0 || !(t = find_task(tid)) || !same_thread_group(t, p))
+	if (!p || tid <= 0 || !(t = find_task_by_pid_ns(tid, proc_pid_ns(dir->i_sb))) ||
+	    !same_thread_group(t, p))
 		return NULL;
 	inode = pid_inode(dir->i_sb, t, S_IFDIR | 0555, pid_ino(t->pid, TID_INO_BASE));
 	if (!inode)
@@ -772,6 +795,7 @@ static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *parent,
 static int proc_task_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct inode *inode = file->f_inode;
+	struct pid_namespace *ns = proc_pid_ns(inode->i_sb);
 	struct task *p = inode_task(inode);
 
 	if (!p)
@@ -779,17 +803,18 @@ static int proc_task_readdir(struct file *file, struct dir_context *ctx)
 	if (!dir_emit_dots(ctx, inode->i_ino, pid_ino(p->pid, 0)))
 		return 0;
 	for (;;) {
-		pid_t from = ctx->pos - DIR_POS_FIRST, best = 0;
+		pid_t from = ctx->pos - DIR_POS_FIRST, best = 0, nr;
+		struct task *bt = NULL;
 		char name[12];
 
 		for_each_thread(p, t)
 			if (t->state != TASK_ZOMBIE || thread_group_leader(t))
-				if (t->pid >= from && (!best || t->pid < best))
-					best = t->pid;
+				if ((nr = task_pid_nr_ns(t, ns)) >= from && nr && (!best || nr < best))
+					best = nr, bt = t;
 		if (!best)
 			return 0;
 		snprintf(name, sizeof(name), "%d", best);
-		if (!dir_emit(ctx, name, strlen(name), pid_ino(best, TID_INO_BASE), DT_DIR))
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(bt->pid, TID_INO_BASE), DT_DIR))
 			return 0;
 		ctx->pos = DIR_POS_FIRST + best + 1;
 	}
@@ -1150,25 +1175,28 @@ static struct dentry *proc_link_dentry(struct dentry *parent, const char *name, 
  * (PID/task/TID); the kernel's own threads have neither. */
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len)
 {
+	struct pid_namespace *ns = proc_pid_ns(parent->d_sb);
+	/* The caller as this mount numbers it: 0 if it is not in its namespace. */
+	pid_t tgid = current ? task_tgid_nr_ns(current, ns) : 0;
 	struct inode *inode;
 	struct task *t;
 	char buf[32];
 	long pid;
 
 	if (len == 4 && memcmp(name, "self", 4) == 0) {
-		if (!current || !current->pid)
+		if (!tgid)
 			return NULL;
-		snprintf(buf, sizeof(buf), "%d", current->tgid);
+		snprintf(buf, sizeof(buf), "%d", tgid);
 		return proc_link_dentry(parent, name, len, SELF_INO, buf);
 	}
 	if (len == 11 && memcmp(name, "thread-self", 11) == 0) {
-		if (!current || !current->pid)
+		if (!tgid)
 			return NULL;
-		snprintf(buf, sizeof(buf), "%d/task/%d", current->tgid, current->pid);
+		snprintf(buf, sizeof(buf), "%d/task/%d", tgid, task_pid_nr_ns(current, ns));
 		return proc_link_dentry(parent, name, len, THREAD_SELF_INO, buf);
 	}
 	pid = parse_number(name, len);
-	if (pid <= 0 || !(t = find_task(pid)) || !proc_pid_visible(parent->d_sb, t))
+	if (pid <= 0 || !(t = find_task_by_pid_ns(pid, ns)) || !proc_pid_visible(parent->d_sb, t))
 		return NULL;
 	inode = pid_inode(parent->d_sb, t, S_IFDIR | 0555, pid_ino(t->pid, 0));
 	if (!inode)
@@ -1181,30 +1209,35 @@ struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t l
 
 void proc_pid_readdir(struct super_block *sb, struct dir_context *ctx)
 {
+	struct pid_namespace *ns = proc_pid_ns(sb);
+	bool in_ns = current && task_tgid_nr_ns(current, ns);
+
 	if (ctx->pos == PROC_SELF_POS) {
-		if (current && current->pid && !dir_emit(ctx, "self", 4, SELF_INO, DT_LNK))
+		if (in_ns && !dir_emit(ctx, "self", 4, SELF_INO, DT_LNK))
 			return;
 		ctx->pos = PROC_THREAD_SELF_POS;
 	}
 	if (ctx->pos == PROC_THREAD_SELF_POS) {
-		if (current && current->pid &&
-		    !dir_emit(ctx, "thread-self", 11, THREAD_SELF_INO, DT_LNK))
+		if (in_ns && !dir_emit(ctx, "thread-self", 11, THREAD_SELF_INO, DT_LNK))
 			return;
 		ctx->pos = PROC_PID_POS;
 	}
-	/* Processes by increasing pid: each time the smallest not yet shown. */
+	/* The processes of ns by increasing pid there: each time the
+	 * smallest not yet shown. */
 	for (;;) {
-		pid_t from = ctx->pos - PROC_PID_POS, best = 0;
+		pid_t from = ctx->pos - PROC_PID_POS, best = 0, nr;
+		struct task *bt = NULL;
 		char name[12];
 
 		for (struct task *t = first_task(); t; t = t->next_task)
-			if (t->pid > 0 && thread_group_leader(t) && t->state != TASK_DEAD &&
-			    t->pid >= from && (!best || t->pid < best) && proc_pid_visible(sb, t))
-				best = t->pid;
+			if (thread_group_leader(t) && t->state != TASK_DEAD &&
+			    (nr = task_pid_nr_ns(t, ns)) > 0 && nr >= from && (!best || nr < best) &&
+			    proc_pid_visible(sb, t))
+				best = nr, bt = t;
 		if (!best)
 			return;
 		snprintf(name, sizeof(name), "%d", best);
-		if (!dir_emit(ctx, name, strlen(name), pid_ino(best, 0), DT_DIR))
+		if (!dir_emit(ctx, name, strlen(name), pid_ino(bt->pid, 0), DT_DIR))
 			return;
 		ctx->pos = PROC_PID_POS + best + 1;
 	}

@@ -18,6 +18,7 @@
 #pragma once
 #include "../fs_context.h" /* proc_fs_info: hidepid=, subset= */
 #include "../vfs.h"
+#include <linux/pid_namespace.h>
 #include <proc_fs.h>
 
 struct task;
@@ -91,6 +92,10 @@ struct inode *pid_inode(struct super_block *sb, struct task *t, mode_t mode, ino
 struct dentry *proc_pid_lookup(struct dentry *parent, const char *name, size_t len);
 /* Emit "self" and the processes from ctx->pos (>= PROC_SELF_POS). */
 void proc_pid_readdir(struct super_block *sb, struct dir_context *ctx);
+/* A proc mount's pid namespace (its mounter's) and whether it shows only
+ * the processes ("subset=pid"): its struct proc_fs_info (fs/fs_context.h). */
+struct pid_namespace *proc_pid_ns(struct super_block *sb);
+bool proc_pid_only(struct super_block *sb);
 /* 0, or why the file may not be opened (-EACCES, -ESRCH). */
 int proc_pid_open(struct inode *inode);
 int proc_pid_show(struct inode *inode, struct seq_file *m);

@@ -130,7 +130,8 @@ static int show_uptime(struct seq_file *m)
 static int show_loadavg(struct seq_file *m)
 {
 	int running = 0, total = 0;
-	pid_t last = 0;
+	/* As Linux: the reader's namespace's last pid (ns_last_pid). */
+	pid_t last = task_active_pid_ns(current)->last_pid;
 
 	for (struct task *t = first_task(); t; t = t->next_task) {
 		if (t->pid <= 0)
@@ -138,8 +139,6 @@ static int show_loadavg(struct seq_file *m)
 		total++;
 		if (t->state == TASK_RUNNABLE)
 			running++;
-		if (t->pid > last)
-			last = t->pid;
 	}
 	seq_printf(m, "%lu.%02lu %lu.%02lu %lu.%02lu %d/%d %d\n", LOAD_INT(avenrun[0]),
 		   LOAD_FRAC(avenrun[0]), LOAD_INT(avenrun[1]), LOAD_FRAC(avenrun[1]),

@@ -20,6 +20,8 @@ static const struct proc_ns_operations *const ns_entries[] = {
 	&netns_operations,
 	&utsns_operations,
 	&ipcns_operations,
+	&pidns_operations,
+	&pidns_for_children_operations,
 	&mntns_operations,
 	&timens_operations,
 	&timens_for_children_operations,

@@ -17,7 +17,6 @@
 #include <uaccess.h>
 
 #define PROC_MAX_TEXT (4UL << 20)       /* the largest text a show function may make */
-#define PROC_DYNAMIC_FIRST 0xF0000000UL /* inode numbers of registered entries, as Linux */
 
 /* ---- seq_file ------------------------------------------------------------ */
 
@@ -63,6 +62,7 @@ static struct proc_dir_entry proc_root = {
 	.mode = S_IFDIR | 0555,
 	.ino = PROC_ROOT_INO,
 };
+/* Inode numbers of registered entries, as Linux: from PROC_DYNAMIC_FIRST (nsproxy.h). */
 static ino_t next_proc_ino = PROC_DYNAMIC_FIRST;
 
 static struct proc_dir_entry *pde_find(const struct proc_dir_entry *dir, const char *name, size_t len)
@@ -295,6 +295,8 @@ static struct dentry *proc_lookup(struct inode *dir, struct dentry *parent, cons
 	struct inode *inode;
 	struct dentry *d;
 
+	if (de == &proc_root && proc_pid_only(dir->i_sb))
+		e = NULL; /* subset=pid: the processes only */
 	if (!e && de == &proc_root) {
 		d = proc_pid_lookup(parent, name, len);
 		if (d)
@@ -325,10 +327,8 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!dir_emit_dots(ctx, inode->i_ino, de->parent ? de->parent->ino : PROC_ROOT_INO))
 		return 0;
-	bool pidonly = de == &proc_root && proc_sb_info(inode->i_sb) && proc_sb_info(inode->i_sb)->pidonly;
-
-	for (const struct proc_dir_entry *e = pidonly ? NULL : de->first_child; e; e = e->next, pos++) {
-		if (pos < ctx->pos)
+	for (const struct proc_dir_entry *e = de->first_child; e; e = e->next, pos++) {
+		if (pos < ctx->pos || (de == &proc_root && proc_pid_only(inode->i_sb)))
 			continue;
 		if (!dir_emit(ctx, e->name, e->namelen, e->ino, mode_to_dt(e->mode)))
 			return 0;
@@ -393,6 +393,7 @@ static int seq_fill(struct file *file)
 			return -ENOMEM;
 		m->size = size;
 		m->count = 0;
+		m->pid_ns = proc_pid_ns(file->f_inode->i_sb);
 		err = proc_show(file->f_inode, m);
 		if (err)
 			return err;
@@ -481,14 +482,47 @@ const struct file_operations proc_file_fops = {
 
 /* ---- mounting ------------------------------------------------------------------------ */
 
-/* A new instance of procfs (each mount gets its own; they show the same). */
+static void proc_free_fs_info(struct super_block *sb)
+{
+	struct proc_fs_info *fs = sb->s_fs_info;
+
+	if (fs)
+		put_pid_ns(fs->pid_ns);
+	kfree(fs);
+}
+
+struct pid_namespace *proc_pid_ns(struct super_block *sb)
+{
+	struct proc_fs_info *fs = sb->s_fs_info;
+
+	return fs ? fs->pid_ns : &init_pid_ns;
+}
+
+bool proc_pid_only(struct super_block *sb)
+{
+	struct proc_fs_info *fs = sb->s_fs_info;
+
+	return fs && fs->pidonly;
+}
+
+/* A new instance of procfs (each mount gets its own). It shows the
+ * processes of the mounter's pid namespace, numbered as it numbers them;
+ * its options (hidepid=, gid=, subset=pid) come from its mount context
+ * (fs/namespace_move.c). */
 struct super_block *proc_mount(void)
 {
 	struct super_block *sb = kzalloc(sizeof(*sb));
+	struct proc_fs_info *fs = kzalloc(sizeof(*fs));
 	struct inode *root;
 
-	if (!sb)
+	if (!sb || !fs) {
+		kfree(sb);
+		kfree(fs);
 		return NULL;
+	}
+	fs->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	sb->s_fs_info = fs; /* freed with sb, on every path below */
+	sb->s_free_fs_info = proc_free_fs_info;
 	sb->s_type = "proc";
 	sb->s_magic = PROC_SUPER_MAGIC;
 	sb->s_drop_unused = true;
@@ -497,10 +531,12 @@ struct super_block *proc_mount(void)
 		sb->s_root = d_make_root(root);
 	if (!sb->s_root) {
 		sb->s_unmounted = true; /* freed with the root inode */
-		if (root)
+		if (root) {
 			iput(root);
-		else
+		} else {
+			proc_free_fs_info(sb);
 			kfree(sb);
+		}
 		return NULL;
 	}
 	sb->s_dev = get_anon_dev();

@@ -1,5 +1,5 @@
 /*
- * pid.h - pidfds (kernel/pid.c): a file that refers to one process.
+ * pid.h - pidfds (kernel/pidfd.c): a file that refers to one process.
  *
  * A pidfd names its process by the task's serial (struct task), never by
  * the pid number, so it cannot come to mean another process once the

@@ -13,6 +13,7 @@
  * MSG_CTRUNC set: files that get no descriptor are closed, as in Linux.
  */
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <errno.h>
 #include <fs.h>
 #include <mm.h>
@@ -74,7 +75,7 @@ static int scm_check_creds(const struct ucred *creds)
 {
 	const struct cred *cred = current_cred();
 
-	if (creds->pid != current->tgid && !capable(CAP_SYS_ADMIN))
+	if (creds->pid != task_tgid_vnr(current) && !capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (creds->uid != cred->uid && creds->uid != cred->euid &&
 	    creds->uid != cred->suid && !capable(CAP_SETUID))
@@ -102,7 +103,10 @@ static int scm_one(struct socket *sock, const struct cmsghdr *cmsg, struct scm_c
 			return -EINVAL;
 		memcpy(&scm->creds, data, sizeof(struct ucred));
 		scm->has_creds = true;
-		return scm_check_creds(&scm->creds);
+		int err = scm_check_creds(&scm->creds);
+		/* Kept as the kernel numbers it; the receiver sees its own number. */
+		scm->creds.pid = pid_vnr_to_global(scm->creds.pid);
+		return err;
 	default:
 		return -EINVAL;
 	}

@@ -4,6 +4,7 @@
  * scm.c.
  */
 #include <errno.h>
+#include <linux/pid_namespace.h>
 #include <fs.h>
 #include <mm.h>
 #include <net.h>
@@ -66,8 +67,12 @@ void scm_recv(struct socket *sock, struct msghdr *msg, struct scm_cookie *scm, b
 		scm_destroy(scm);
 		return;
 	}
-	if (passcred)
-		put_cmsg(msg, SOL_SOCKET, SCM_CREDENTIALS, sizeof(scm->creds), &scm->creds);
+	if (passcred) {
+		struct ucred creds = scm->creds;
+
+		creds.pid = pid_global_to_vnr(creds.pid); /* 0: not in our pid namespace */
+		put_cmsg(msg, SOL_SOCKET, SCM_CREDENTIALS, sizeof(creds), &creds);
+	}
 	if (scm->fp)
 		scm_detach_fds(msg, scm);
 	scm_destroy(scm);

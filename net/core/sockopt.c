@@ -8,6 +8,7 @@
  * SO_RCVTIMEO/SO_SNDTIMEO) kept in jiffies.
  */
 #include <cred.h>
+#include <linux/pid_namespace.h>
 #include <errno.h>
 #include <net.h>
 #include <sched.h>
@@ -113,6 +114,8 @@ static int get_value(struct socket *sock, int optname, void *v, int *len)
 	case SO_PEERCRED:
 		*len = sizeof(struct ucred);
 		memcpy(v, &sk->sk_peer_cred, sizeof(struct ucred));
+		/* The peer's pid as the caller's pid namespace numbers it. */
+		((struct ucred *)v)->pid = pid_global_to_vnr(sk->sk_peer_cred.pid);
 		return 0;
 	case SO_RCVTIMEO:
 	case SO_SNDTIMEO: {
