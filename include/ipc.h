@@ -15,6 +15,7 @@
 #include <kernel.h>
 
 struct task;
+struct super_block;
 
 /*
  * A lock for one IPC structure. The kernel runs on one CPU and is not
@@ -61,6 +62,13 @@ struct ipc_namespace {
 	/* /proc/sys/kernel/msgmax, msgmnb, msgmni */
 	int msg_ctlmax, msg_ctlmnb, msg_ctlmni;
 	uint64_t msg_bytes, msg_hdrs; /* queued, in all queues */
+	/* POSIX message queues (ipc/mqueue.c): the filesystem that holds
+	 * them (mounted nowhere, as Linux's mq_mnt), how many there are, and
+	 * /proc/sys/fs/mqueue/{queues_max,msg_max,msgsize_max,msg_default,
+	 * msgsize_default}. */
+	struct super_block *mq_sb;
+	unsigned int mq_queues_count;
+	int mq_queues_max, mq_msg_max, mq_msgsize_max, mq_msg_default, mq_msgsize_default;
 };
 
 extern struct ipc_namespace init_ipc_ns;

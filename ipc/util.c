@@ -27,6 +27,9 @@ struct ipc_namespace init_ipc_ns = {
 		 { .max_idx = -1, .last_idx = -1, .next_id = -1 } },
 	.sem_ctls = { 32000, 32000 * 32000, 500, 32000 },
 	.msg_ctlmax = 8192, .msg_ctlmnb = 16384, .msg_ctlmni = 32000,
+	/* include/linux/ipc_namespace.h's DFLT_QUEUESMAX, DFLT_MSGMAX, ... */
+	.mq_queues_max = 256, .mq_msg_max = 10, .mq_msgsize_max = 8192,
+	.mq_msg_default = 10, .mq_msgsize_default = 8192,
 };
 
 struct ipc_namespace *current_ipc_ns(void)

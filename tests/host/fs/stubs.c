@@ -178,3 +178,5 @@ int ns_common_init(struct ns_common *ns, const struct proc_ns_operations *ops)
 	ns->ops = ops;
 	return 0;
 }
+/* kernel/time/posix-timers.c: /proc/PID/timers (no timers here). */
+int proc_timers_show(struct seq_file *m, struct task *t) { (void)m; (void)t; return 0; }
