@@ -330,12 +330,15 @@ long mqueue_open(const char *name, int oflag, mode_t mode, const struct mq_attr 
 	d = lookup_or_create(root, name, oflag, mode, attr);
 	if (IS_ERR(d))
 		return PTR_ERR(d);
-	/* Linux's dentry_open: the access mode as f_mode, no O_TRUNC. */
-	file = vfs_open(d, oflag & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC),
-			(oflag + 1) & O_ACCMODE);
+	/* Linux's dentry_open on its internal mount: the access mode as
+	 * f_mode, no O_TRUNC. Here the file holds the inode, not the name: a
+	 * queue open through mq_open does not keep a mount of the mqueue
+	 * (/dev/mqueue) busy, as on Linux. */
+	file = alloc_file(NULL, d->d_inode, oflag & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC),
+			  (oflag + 1) & O_ACCMODE);
 	dput(d);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
+	if (!file)
+		return -ENOMEM;
 	fd_install(current->files, fd, file, true); /* always close-on-exec */
 	return fd;
 }

@@ -15,6 +15,7 @@
  * a CPU timer fires at the tick that makes it due (kernel/time/posix-timers.c).
  */
 #include <errno.h>
+#include <timekeeping.h>
 #include "posix-timers.h"
 
 #define CPUCLOCK_PROF 0
@@ -42,8 +43,9 @@ static int encoded(int clock)
 	return clock;
 }
 
-/* The task whose time the timer's clock counts (Linux's lookup_task). */
-static struct task *clock_task(int clock)
+/* The task whose time clock counts (Linux's lookup_task): a process's
+ * clock is asked of its leader, but to read it (gettime) of any thread. */
+static struct task *clock_task(int clock, bool gettime)
 {
 	pid_t pid = CPUCLOCK_PID(clock);
 	bool thread = clock & CPUCLOCK_PERTHREAD_MASK;
@@ -58,15 +60,19 @@ static struct task *clock_task(int clock)
 		return NULL;
 	if (thread)
 		return same_thread_group(p, current) ? p : NULL;
+	if (gettime)
+		return p == current || thread_group_leader(p) ? p : NULL;
 	return thread_group_leader(p) ? p : NULL;
 }
 
 int cpu_timer_create(struct k_itimer *t)
 {
-	struct task *p = clock_task(encoded(t->clock));
+	struct task *p = clock_task(encoded(t->clock), false);
 
 	if (!p)
 		return -EINVAL;
+	/* The named clocks are kept encoded (/proc/PID/timers shows -6, -2). */
+	t->clock = encoded(t->clock);
 	t->cpu_serial = p->serial;
 	return 0;
 }
@@ -76,25 +82,46 @@ static uint64_t ticks_of(const struct task *t, int which)
 	return which == CPUCLOCK_VIRT ? t->utime : t->utime + t->stime;
 }
 
-int64_t cpu_clock_sample_timer(const struct k_itimer *timer)
+/* The CPU time clock counts for task p, in ns; -1 if it is gone. */
+static int64_t cpu_clock_sample(int clock, struct task *p)
 {
-	int clock = encoded(timer->clock), which = CPUCLOCK_WHICH(clock);
-	struct task *p = find_task_by_serial(timer->cpu_serial);
+	int which = CPUCLOCK_WHICH(clock);
 	uint64_t ticks;
 
-	if (!p)
+	if (!p || !p->signal)
 		return -1;
 	if (clock & CPUCLOCK_PERTHREAD_MASK) {
 		ticks = ticks_of(p, which);
 	} else {
 		/* The threads gone are in the signal_struct already. */
 		struct signal_struct *s = p->signal;
-		if (!s)
-			return -1;
 		ticks = which == CPUCLOCK_VIRT ? s->utime : s->utime + s->stime;
 		for_each_thread(p, t)
 			if (t->state != TASK_ZOMBIE)
 				ticks += ticks_of(t, which);
 	}
 	return (int64_t)ticks * NSEC_PER_TICK;
+}
+
+int64_t cpu_clock_sample_timer(const struct k_itimer *timer)
+{
+	return cpu_clock_sample(encoded(timer->clock), find_task_by_serial(timer->cpu_serial));
+}
+
+int posix_cpu_clock_getres(int clock, struct timespec *ts)
+{
+	if (!clock_task(clock, true))
+		return -EINVAL;
+	*ts = (struct timespec){ 0, CPUCLOCK_WHICH(clock) == CPUCLOCK_SCHED ? 1 : NSEC_PER_TICK };
+	return 0;
+}
+
+int posix_cpu_clock_get(int clock, struct timespec *ts)
+{
+	int64_t ns = cpu_clock_sample(clock, clock_task(clock, true));
+
+	if (ns < 0)
+		return -EINVAL;
+	*ts = (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <timekeeping.h>
 #include <uaccess.h>
+#include "posix-timers.h"
 
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
@@ -48,7 +49,10 @@ long sys_clock_gettime(int clock, struct timespec __user *tp)
 		ktime_get_monotonic(&ts);
 		break;
 	default:
-		return -EINVAL;
+		/* A pid's CPU clock, as clock_getcpuclockid encodes it
+		 * (kernel/time/posix-cpu-timers.c), counted in ticks. */
+		if (clock >= 0 || !is_cpu_clock(clock) || posix_cpu_clock_get(clock, &ts))
+			return -EINVAL;
 	}
 	return copy_to_user(tp, &ts, sizeof(ts));
 }
@@ -212,6 +216,11 @@ long sys_clock_getres(int clock, struct timespec __user *res)
 {
 	struct timespec r = { 0, 1 }; /* the TSC clock counts nanoseconds */
 
+	if (clock < 0 && is_cpu_clock(clock)) {
+		if (posix_cpu_clock_getres(clock, &r))
+			return -EINVAL;
+		return res ? copy_to_user(res, &r, sizeof(r)) : 0;
+	}
 	if ((clock < CLOCK_REALTIME || clock > CLOCK_BOOTTIME_ALARM) && clock != CLOCK_TAI)
 		return -EINVAL;
 	if (clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE)
