@@ -118,6 +118,7 @@ int posix_cpu_clock_getres(int clock, struct timespec *ts)
 
 int posix_cpu_clock_get(int clock, struct timespec *ts)
 {
+	clock = encoded(clock);
 	int64_t ns = cpu_clock_sample(clock, clock_task(clock, true));
 
 	if (ns < 0)

@@ -82,7 +82,8 @@ bool is_cpu_clock(int clock);
 int cpu_timer_create(struct k_itimer *t);
 /* The clock's time now, -1 if its task is gone. */
 int64_t cpu_clock_sample_timer(const struct k_itimer *t);
-/* clock_getres and clock_gettime of a pid's CPU clock (a negative id):
+/* clock_getres of a pid's CPU clock (a negative id), clock_gettime of
+ * any CPU clock:
  * 0, or -EINVAL for no such task or one whose clock the caller may not
  * read (Linux's validate_clock_permissions). */
 struct timespec;

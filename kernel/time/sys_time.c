@@ -42,16 +42,13 @@ long sys_clock_gettime(int clock, struct timespec __user *tp)
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
 	case CLOCK_BOOTTIME_ALARM:
-	/* No CPU-time accounting yet: a process's CPU clock is approximated
-	 * by the monotonic clock. */
-	case CLOCK_PROCESS_CPUTIME_ID:
-	case CLOCK_THREAD_CPUTIME_ID:
 		ktime_get_monotonic(&ts);
 		break;
 	default:
-		/* A pid's CPU clock, as clock_getcpuclockid encodes it
-		 * (kernel/time/posix-cpu-timers.c), counted in ticks. */
-		if (clock >= 0 || !is_cpu_clock(clock) || posix_cpu_clock_get(clock, &ts))
+		/* The caller's CPU time, or a pid's as clock_getcpuclockid
+		 * encodes it (kernel/time/posix-cpu-timers.c): the ticks it
+		 * ran, the same time CPU-clock timers count. */
+		if (!is_cpu_clock(clock) || posix_cpu_clock_get(clock, &ts))
 			return -EINVAL;
 	}
 	return copy_to_user(tp, &ts, sizeof(ts));

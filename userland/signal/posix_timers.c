@@ -384,6 +384,19 @@ static void cpu_clocks(void)
 	yes("thread CPU timer fires after busy looping", cpu_fired);
 	syscall(SYS_timer_delete, id);
 
+	cpu_fired = 0;
+	long long c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+	usleep(300000);
+	yes("the process's CPU clock does not run while asleep", now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0 < 100000000);
+	kcreate(CLOCK_PROCESS_CPUTIME_ID, &ev, &id);
+	long long abs = now_ns(CLOCK_PROCESS_CPUTIME_ID) + 100000000;
+	ksettime(id, TIMER_ABSTIME, abs / 1000000000, abs % 1000000000, 0, 0, NULL);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	while (!cpu_fired && now_ns(CLOCK_MONOTONIC) - t0 < 10000000000LL)
+		;
+	yes("absolute CPU time: fires, not early", cpu_fired && now_ns(CLOCK_PROCESS_CPUTIME_ID) >= abs);
+	syscall(SYS_timer_delete, id);
+
 	clock_getcpuclockid(getppid(), &parent);
 	show("create on the parent's CPU clock", kcreate(parent, &ev, &id));
 	syscall(SYS_timer_delete, id);
