@@ -104,11 +104,13 @@ struct ksiginfo {
  * in a pending list at most once at a time, never freed by the taker
  * (Linux's struct sigqueue). */
 #define SIGQUEUE_PREALLOC 1
+#define SIGQUEUE_CHARGED 2      /* counted against uid's RLIMIT_SIGPENDING */
 struct sigqueue {
 	struct sigqueue *next;
 	struct ksiginfo info;
 	unsigned flags;
 	bool queued;            /* a preallocated one is in some pending list */
+	uid_t uid;
 };
 struct sigpending {
 	uint64_t signal;

@@ -35,6 +35,7 @@
 #include <fs.h>
 #include <kernel.h>
 #include <linux/pid.h>
+#include <linux/user_namespace.h>
 #include <mm.h>
 #include <proc_fs.h>
 #include <sched.h>
@@ -52,10 +53,6 @@ int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct t
 /* Taken before the others: the signals of the thread's own faults. */
 #define SYNCHRONOUS (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
 		     sigmask(SIGFPE) | sigmask(SIGSYS))
-/* At most this many real-time signals wait in one pending set (Linux
- * counts RLIMIT_SIGPENDING per user; this bounds the memory a sender can
- * make a blocked receiver hold). */
-#define MAX_QUEUED_RT 1024
 
 static bool valid_signal(int sig) { return sig >= 1 && sig <= NSIG; }
 
@@ -66,22 +63,40 @@ static struct k_sigaction *sigaction_of(struct task *t, int sig)
 
 /* ---- pending sets ---- */
 
-static int count_queued(const struct sigpending *p)
+/*
+ * A new entry for a real-time signal to t. Each one counts against the
+ * RLIMIT_SIGPENDING of t's user until it is taken, as Linux's
+ * __sigqueue_alloc counts them (with no exception for real-time signals):
+ * NULL past the limit or out of memory. Only system calls send real-time
+ * signals, so kmalloc is safe.
+ */
+static struct sigqueue *sigqueue_alloc(struct task *t)
 {
-	int n = 0;
-	for (struct sigqueue *q = p->rt_queue; q; q = q->next)
-		n++;
-	return n;
+	uid_t uid = task_cred(t)->uid;
+	struct sigqueue *q;
+
+	if (!inc_rlimit_ucounts_max(uid, UCOUNT_RLIMIT_SIGPENDING, 1, t->rlim[RLIMIT_SIGPENDING].cur))
+		return NULL;
+	q = kmalloc(sizeof(*q));
+	if (!q) {
+		dec_rlimit_ucounts(uid, UCOUNT_RLIMIT_SIGPENDING, 1);
+		return NULL;
+	}
+	*q = (struct sigqueue){ .flags = SIGQUEUE_CHARGED, .uid = uid };
+	return q;
 }
 
 /* q has left its pending list: a timer's stays the timer's, and is not
  * re-armed (as Linux, a periodic timer whose signal is flushed stops). */
 static void sigqueue_unlink(struct sigqueue *q)
 {
-	if (q->flags & SIGQUEUE_PREALLOC)
+	if (q->flags & SIGQUEUE_PREALLOC) {
 		q->queued = false;
-	else
-		kfree(q);
+		return;
+	}
+	if (q->flags & SIGQUEUE_CHARGED)
+		dec_rlimit_ucounts(q->uid, UCOUNT_RLIMIT_SIGPENDING, 1);
+	kfree(q);
 }
 
 /* Forget the signals of mask in pending set p (and their siginfo). */
@@ -265,8 +280,7 @@ int send_sig_info(const struct ksiginfo *info, struct task *t, bool group)
 			goto out; /* a standard signal is pending once */
 		pending->info[sig - 1] = *info;
 	} else {
-		/* Only system calls send real-time signals: kmalloc is safe. */
-		struct sigqueue *q = count_queued(pending) < MAX_QUEUED_RT ? kmalloc(sizeof(*q)) : NULL;
+		struct sigqueue *q = sigqueue_alloc(t);
 		if (!q) {
 			if (info->si_code != SI_USER) {
 				ret = -EAGAIN;
@@ -276,7 +290,7 @@ int send_sig_info(const struct ksiginfo *info, struct task *t, bool group)
 			struct sigqueue **pp = &pending->rt_queue;
 			while (*pp)
 				pp = &(*pp)->next;
-			*q = (struct sigqueue){ .info = *info };
+			q->info = *info;
 			*pp = q;
 		}
 	}

@@ -474,6 +474,8 @@ static void sigpending_limit(void)
 
 	if (fork() == 0) {
 		struct rlimit rl = { 4, 4 };
+		union sigval v = { .sival_int = 1 };
+		sigset_t s = one(SIGRTMIN + 5);
 		int id, n = 0;
 		setrlimit(RLIMIT_SIGPENDING, &rl);
 		while (n < 100 && kcreate(CLOCK_MONOTONIC, NULL, &id) == 0)
@@ -481,6 +483,15 @@ static void sigpending_limit(void)
 		printf("RLIMIT_SIGPENDING 4: %d timers, then %s\n", n, ename(errno));
 		syscall(SYS_timer_delete, id);
 		show("one deleted: one more", kcreate(CLOCK_MONOTONIC, NULL, &id));
+		for (int i = 0; i < 100; i++)
+			syscall(SYS_timer_delete, i);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+		for (n = 0; n < 100 && sigqueue(getpid(), SIGRTMIN + 5, v) == 0; n++)
+			;
+		printf("then %d real-time signals queued, then %s\n", n, ename(errno));
+		show("timer_create with them queued", kcreate(CLOCK_MONOTONIC, NULL, &id));
+		wait_sig(SIGRTMIN + 5);
+		show("one taken: timer_create", kcreate(CLOCK_MONOTONIC, NULL, &id));
 		_exit(0);
 	}
 	wait(&st);
