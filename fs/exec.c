@@ -1063,6 +1063,7 @@ int begin_new_exec(struct linux_binprm *bprm)
 	/* The old program's POSIX timers, and their signals still pending. */
 	exit_itimers(me);
 	flush_itimer_signals();
+	me->self_exec_id++;
 
 	/* The new program's file stays closed to writers while it runs. */
 	set_exe_file(me, bprm->file);

@@ -277,6 +277,9 @@ struct task {
 	/* This thread's CPU time in ticks, counted by the timer. */
 	uint64_t utime, stime;
 	uint64_t start_time;    /* jiffies at fork */
+	/* Execs this task made (Linux's self_exec_id): a POSIX message
+	 * queue's notification does not reach a program its owner exec'd. */
+	uint64_t self_exec_id;
 	/* sched_setscheduler(2): the policy (SCHED_*), the real-time priority
 	 * (1-99 under SCHED_FIFO and SCHED_RR, else 0) and whether fork
 	 * resets them. Kept and reported; the scheduler treats all alike. */

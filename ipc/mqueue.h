@@ -70,6 +70,7 @@ struct mqueue_inode_info {
 	 * a message comes to the empty queue and nobody waits to receive. */
 	uint64_t notify_owner;
 	pid_t notify_pid;
+	uint64_t notify_self_exec_id;   /* the owner's program then */
 	int notify, notify_signo;       /* SIGEV_*; the signal for SIGEV_SIGNAL */
 	uint64_t notify_value;
 	/* Charged to this user's RLIMIT_MSGQUEUE until the queue is freed. */

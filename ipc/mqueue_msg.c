@@ -180,10 +180,13 @@ void mq_do_notify(struct mqueue_inode_info *info)
 		if (info->notify == SIGEV_SIGNAL && info->notify_signo) {
 			struct ksiginfo si = { .si_signo = info->notify_signo, .si_code = SI_MESGQ };
 			struct task *t = notify_target(info->notify_owner);
+			struct task *leader = find_task_by_serial(info->notify_owner);
 			si.si_pid = current->tgid;
 			si.si_uid = current_uid();
 			si.si_value = info->notify_value;
-			if (t) /* from the kernel: no permission check */
+			/* From the kernel: no permission check; but not to
+			 * another program than the one that asked. */
+			if (t && leader->self_exec_id == info->notify_self_exec_id)
 				send_sig_info(&si, t, true);
 		}
 		remove_notification(info);
@@ -396,6 +399,7 @@ static long mq_notify_set(struct file *f, struct mqueue_inode_info *info, const 
 		info->notify_value = ev->sigev_value;
 		info->notify_owner = me;
 		info->notify_pid = current->tgid;
+		info->notify_self_exec_id = current->group_leader->self_exec_id;
 	}
 	inode_now(&f->f_inode->i_atime);
 	f->f_inode->i_ctime = f->f_inode->i_atime;

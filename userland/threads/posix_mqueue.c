@@ -22,6 +22,7 @@
 #include <sys/epoll.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -300,6 +301,14 @@ static void polling(void)
 	mq_send(q, "x", 1, 0);
 	poll(&p, 1, 0);
 	printf("poll, full: %#x\n", p.revents);
+	fd_set r, w;
+	struct timeval tv = { 0, 0 };
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_SET(q, &r);
+	FD_SET(q, &w);
+	int ready = select(q + 1, &r, &w, NULL, &tv);
+	printf("select, full: %d, readable %d, writable %d\n", ready, FD_ISSET(q, &r) != 0, FD_ISSET(q, &w) != 0);
 	int n = epoll_wait(ep, &out, 1, 0);
 	printf("epoll_wait, full: %d events %#x\n", n, out.events);
 	close(ep);
@@ -479,6 +488,46 @@ static void filesystem(void)
 	mq_close(q);
 }
 
+/* A registration made through a descriptor that survives exec: the new
+ * program gets no signal (Linux's self_exec_id), and the registration
+ * goes all the same. */
+static void notify_across_exec(const char *self)
+{
+	mqd_t q = mq_open("/xnote", O_RDWR | O_CREAT, 0600, NULL);
+	int st;
+
+	if (fork() == 0) {
+		struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+		sigset_t s;
+		char arg[16];
+		sigemptyset(&s);
+		sigaddset(&s, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+		int fd = open("/dev/mqueue/xnote", O_RDWR); /* not close-on-exec */
+		mq_close(q);
+		show("mq_notify through a descriptor exec keeps", mq_notify(fd, &sev));
+		snprintf(arg, sizeof(arg), "%d", fd);
+		execl(self, self, "exec-notify", arg, (char *)NULL);
+		_exit(1);
+	}
+	wait(&st);
+	mq_close(q);
+	mq_unlink("/xnote");
+}
+
+static void exec_notify(int fd)
+{
+	struct timespec t = { 0, 300000000 };
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	print_queue("xnote");
+	mq_send(fd, "x", 1, 0);
+	show("after exec: a message comes, no signal", sigtimedwait(&s, NULL, &t));
+	print_queue("xnote");
+}
+
 static void limits(void)
 {
 	int st;
@@ -541,12 +590,16 @@ static void limits(void)
 	mq_unlink("/rootq");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); /* nothing left to a fork child */
 	mkdir("/proc", 0555);
 	mount("proc", "/proc", "proc", 0, NULL); /* init does not, for tests */
 	mkdir("/dev/mqueue", 0755);
+	if (argc > 2 && strcmp(argv[1], "exec-notify") == 0) {
+		exec_notify(atoi(argv[2]));
+		return 0;
+	}
 	show("mount -t mqueue none /dev/mqueue", mount("none", "/dev/mqueue", "mqueue", 0, NULL));
 	sysctls();
 	open_errors();
@@ -558,6 +611,7 @@ int main(void)
 	notify();
 	notify_thread_checks();
 	filesystem();
+	notify_across_exec(argv[0]);
 	limits();
 	show("umount /dev/mqueue", umount("/dev/mqueue"));
 	printf("posix_mqueue: done\n");
