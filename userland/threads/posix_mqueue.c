@@ -316,14 +316,31 @@ static void polling(void)
 	mq_unlink("/poll");
 }
 
-static volatile int receiver_ready;
+static volatile int receiver_tid;
 
 static void *receiver(void *arg)
 {
 	char buf[8];
-	receiver_ready = 1;
+	receiver_tid = gettid();
 	mq_receive(*(mqd_t *)arg, buf, 8, NULL);
 	return NULL;
+}
+
+/* Wait (5 s at most) until thread tid sleeps: its /proc state is S. */
+static void wait_sleeping(int tid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	for (int i = 0; i < 500; i++) {
+		FILE *f = fopen(path, "r");
+		char *p = f && fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		if (f)
+			fclose(f);
+		if (p && p[1] == ' ' && p[2] == 'S')
+			break;
+		usleep(10000);
+	}
+	usleep(50000);
 }
 
 static void notify(void)
@@ -366,9 +383,9 @@ static void notify(void)
 	/* A receiver waits: the message goes to it, no notification. */
 	pthread_t th;
 	pthread_create(&th, NULL, receiver, &q);
-	while (!receiver_ready)
+	while (!receiver_tid)
 		usleep(1000);
-	usleep(300000);
+	wait_sleeping(receiver_tid);
 	mq_send(q, "direct", 6, 0);
 	pthread_join(th, NULL);
 	show("a receiver was waiting: no signal", sigtimedwait(&s, &si, &zero));
