@@ -50,6 +50,7 @@
 #define EBADMSG 74
 #define EOVERFLOW 75
 #define ELIBBAD 80
+#define EUSERS 87
 #define ENOTSOCK 88
 #define EDESTADDRREQ 89
 #define EMSGSIZE 90

@@ -19,6 +19,7 @@
 #define MAP_TYPE 0x0f
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_32BIT 0x40       /* x86-64: in the first 2 GiB (mm/vm.c) */
 #define MAP_GROWSDOWN 0x0100 /* accepted, no effect */
 #define MAP_LOCKED 0x2000    /* locked as mlock locks (mm/mlock.c) */
 #define MAP_NORESERVE 0x4000 /* not counted against the memory there is */

@@ -25,6 +25,7 @@
 struct file;
 struct inode;
 struct iov_iter;
+struct net;
 struct sock;
 struct socket;
 
@@ -265,12 +266,15 @@ struct sock {
 	struct ucred sk_peer_cred;      /* SO_PEERCRED */
 	struct sk_buff_head sk_receive_queue;
 	struct socket *sk_socket;
+	struct net *sk_net;             /* its namespace, with a reference */
 	void (*sk_destruct)(struct sock *sk);
 };
 #define MAX_SCHEDULE_TIMEOUT 0x7fffffffffffffffL
 
 /* net/core/sock.c */
-struct sock *sk_alloc(int family, int type, size_t size);
+/* A new sock of net (which it holds a reference on); NULL if out of memory. */
+struct sock *sk_alloc(struct net *net, int family, int type, size_t size);
+static inline struct net *sock_net(const struct sock *sk) { return sk->sk_net; }
 void sock_hold(struct sock *sk);
 void sock_put(struct sock *sk);
 void sock_init_data(struct socket *sock, struct sock *sk);

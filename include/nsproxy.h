@@ -7,6 +7,8 @@
  *   pid  the process ids (kernel/pid_namespace.c, when there is one)
  *   ipc  System V IPC: a slot left for its namespace; every task has the
  *        initial one (NULL) until then
+ *   net  the network: here, AF_UNIX's abstract names (net/core/net_namespace.c)
+ *   time the monotonic and boot-time clocks' offsets (kernel/time/namespace.c)
  *
  * A task points to one struct nsproxy, the set of namespaces it is in;
  * tasks whose sets are the same share it (count). Changing one namespace
@@ -42,7 +44,7 @@ struct fs_struct;
 #define CLONE_NS_ALL (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
 		      CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
 /* The ones this kernel makes. */
-#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS)
+#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWTIME)
 
 /* Linux's fixed inode numbers of the initial namespaces (proc_ns.h);
  * the others come from PROC_DYNAMIC_FIRST up, the lowest free first. */
@@ -79,6 +81,8 @@ struct uts_namespace;
 struct mnt_namespace;
 struct pid_namespace;
 struct ipc_namespace;
+struct net;
+struct time_namespace;
 
 struct nsproxy {
 	int count;
@@ -86,6 +90,9 @@ struct nsproxy {
 	struct ipc_namespace *ipc_ns;   /* for SysV IPC's namespace; NULL: the initial one */
 	struct mnt_namespace *mnt_ns;
 	struct pid_namespace *pid_ns_for_children; /* NULL: the initial one */
+	struct net *net_ns;
+	struct time_namespace *time_ns;
+	struct time_namespace *time_ns_for_children; /* unshare(CLONE_NEWTIME) makes it */
 };
 
 /* What setns is changing: the caller's next nsproxy and fs_struct. */

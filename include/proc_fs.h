@@ -58,6 +58,17 @@ int proc_mkdir(const char *path);
 /* A symbolic link to a fixed target, e.g. "mounts" -> "self/mounts". */
 int proc_symlink(const char *path, const char *target);
 
+/*
+ * A file of /proc/PID/net/ (and so of /proc/net/, a link to self/net):
+ * its text is about net, the network namespace of the process whose
+ * directory it is in, taken afresh at each read. The protocol that has
+ * the file registers it (Linux's proc_create_net), e.g. "unix". 0,
+ * -EEXIST or -ENOSPC.
+ */
+struct net;
+typedef int (*proc_net_show_t)(struct seq_file *m, struct net *net);
+int proc_create_net(const char *name, proc_net_show_t show);
+
 struct file;
 struct task;
 /* The process of an open /proc/PID directory, which pidfd_send_signal takes

@@ -183,6 +183,9 @@ struct restart_block {
 #define RLIM_INFINITY (~0UL)
 
 /* task->flags */
+#define PF_FORKNOEXEC 0x00000040 /* forked but has not exec'd (kernel threads) */
+#define PF_NOFREEZE 0x00008000   /* never frozen for suspend (kernel threads) */
+#define PF_KTHREAD 0x00200000    /* a kernel thread: no user side at all */
 #define PF_RANDOMIZE 0x00400000 /* exec randomizes the new layout (ASLR) */
 
 #define TASK_COMM_LEN 16
@@ -224,6 +227,7 @@ struct task {
 	unsigned int flags;     /* PF_* */
 	uint64_t fs_base;       /* user FS base (TLS), arch_prctl */
 	uint64_t gs_base;
+	uint16_t fsindex, gsindex; /* the user's FS and GS selectors (mov to %fs) */
 	/* I/O port access (arch/x86/kernel/ioport.c): ioperm's bitmap
 	 * (IO_BITMAP_BYTES, a bit a port, 1 denied) or NULL for none; iopl's
 	 * level (3: every port). */
@@ -368,6 +372,9 @@ void __noreturn start_init(const char *path, char *const argv[], char *const env
 /* A process that starts in the kernel with fn(arg) and becomes a user
  * program through kernel_execve; no parent (kernel/proc.c, for umh.c). */
 struct task *user_mode_thread(void (*fn)(void *), void *arg);
+struct task *kernel_thread(void (*fn)(void *), void *arg, const char *comm);
+/* kernel/kthread.c: start kthreadd, pid 2 (from start_init). */
+void kthreadd_start(void);
 
 /* End the current thread: status is the wait4 status word. */
 void __noreturn do_exit(int status);

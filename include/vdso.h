@@ -15,11 +15,24 @@
 
 struct vdso_data {
 	uint32_t seq;         /* odd while the kernel changes the rest */
-	uint32_t pad;
+	uint32_t clock_mode;  /* VDSO_CLOCKMODE_* */
 	uint64_t tsc_at_boot; /* the monotonic clock's zero, in TSC cycles */
 	uint64_t tsc_khz;     /* TSC cycles per millisecond */
 	int64_t boot_epoch;   /* wall-clock seconds at tsc_at_boot */
+	/* A time namespace's page only (VDSO_CLOCKMODE_TIMENS): */
+	int64_t monotonic_offset_ns, boottime_offset_ns;
 };
+
+/*
+ * A task in a time namespace other than the initial one finds, as the
+ * first page of [vvar], its namespace's page: seq odd for ever (no reader
+ * takes it for the clock's data), clock_mode TIMENS, and the offsets. The
+ * clock's data is then at VVAR_TIMENS_PAGE, a page that is SIGBUS for
+ * everyone else (Linux's layout).
+ */
+#define VDSO_CLOCKMODE_TSC 0
+#define VDSO_CLOCKMODE_TIMENS 1
+#define VVAR_TIMENS_PAGE 3
 
 /* Nanoseconds of the monotonic clock at TSC value tsc: the kernel's
  * ktime_get_ns, step by step the same. */
@@ -42,4 +55,10 @@ void vdso_init(void); /* copy the image into pages, fill [vvar] */
 /* exec: map [vvar] and [vdso] near the stack (Linux's vdso_addr), set
  * mm->vdso. 0 or -errno. */
 int arch_setup_additional_pages(struct mm *mm);
+/* Make page a time namespace's [vvar] page, with these offsets. */
+void vdso_timens_fill(void *page, int64_t monotonic_offset_ns, int64_t boottime_offset_ns);
+/* t's [vvar] is to show its (new) time namespace: drop the pages mapped,
+ * the next access faults the right ones in. */
+struct task;
+void vdso_join_timens(struct task *t);
 #endif

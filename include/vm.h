@@ -79,6 +79,9 @@ struct vm_special_mapping {
 	/* Out of reach of /proc/PID/mem (and of ptrace's peeks): Linux maps
 	 * [vvar] as I/O memory (VM_IO | VM_PFNMAP), which neither reads. */
 	bool no_remote_access;
+	/* If set, page i comes from here instead, for the faulting task (the
+	 * pages differ from task to task: [vvar] in a time namespace). */
+	void *(*page)(unsigned i);
 };
 
 /* vm_file_end of an area that shows the file up to its end (mmap). */
@@ -219,6 +222,8 @@ struct vma *vma_find(struct mm *mm, uint64_t addr); /* area holding addr, or NUL
  * STACK_GUARD_GAP free below it. 0 if there is no room.
  */
 uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len);
+/* The same for MAP_32BIT: in the first 2 GiB. */
+uint64_t get_unmapped_area_32bit(struct mm *mm, uint64_t addr, uint64_t len);
 /* Where the free gap below area v must end: v's start, or for a stack
  * STACK_GUARD_GAP lower, kept free for it to grow into (Linux's). */
 uint64_t vm_start_gap(const struct vma *v);
@@ -236,6 +241,9 @@ struct inode;
  * (Linux's unmap_mapping_range, called by truncate).
  */
 void unmap_mapping_range(struct inode *inode, uint64_t from_index);
+/* Drop the pages mm maps from areas of sm: the next access faults them in
+ * again (from sm->page, which may now give others). */
+void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm);
 /* Does some process have a shared mapping of inode that is, or may be
  * made, writable (VM_SHARED and VM_MAYWRITE)? Linux's i_mmap_writable > 0,
  * for memfd's F_SEAL_WRITE (mm/memfd.c). */

@@ -30,7 +30,6 @@
 #include <x86.h>
 #include "mqueue.h"
 
-#define NSEC_PER_SEC 1000000000LL
 #define NOTIFY_COOKIE_LEN 32
 
 /* The user's struct sigevent, as mq_notify reads it. */

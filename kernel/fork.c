@@ -178,6 +178,8 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 	save_fsgs(parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
+	child->fsindex = parent->fsindex;
+	child->gsindex = parent->gsindex;
 	child->blocked = parent->blocked;
 	/* A thread on the same memory must not share the alternate signal
 	 * stack; a vfork child or a new process keeps it. */

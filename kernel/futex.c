@@ -47,6 +47,7 @@
 #include <mm.h>
 #include <sched.h>
 #include <string.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -72,8 +73,6 @@
 #define FUTEX_CMD_MASK (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 
 #define ROBUST_LIST_LIMIT 2048
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
 
 #define FUTEX_BUCKETS 64
 static struct futex_q *buckets[FUTEX_BUCKETS];
@@ -391,7 +390,8 @@ static int futex_init_timeout(int cmd, int op, const struct timespec64 *ts, uint
 		uint64_t rnow = (uint64_t)real.tv_sec * 1000000000ULL + real.tv_nsec;
 		*deadline = t > rnow ? now + (t - rnow) : now;
 	} else {
-		*deadline = t;
+		/* The caller's namespace's monotonic time, as the host's. */
+		*deadline = timens_to_host(CLOCK_MONOTONIC, t);
 	}
 	*deadline = MAX(*deadline, 1UL);
 	return 0;

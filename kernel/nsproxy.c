@@ -5,7 +5,7 @@
  *
  * Making a namespace needs CAP_SYS_ADMIN (EPERM), as entering one does;
  * there is one user namespace here, so that is the plain capability.
- * A kind this kernel does not have (ipc, net, user, cgroup, time) is
+ * A kind this kernel does not have (ipc, user, cgroup) is
  * EINVAL, as Linux built without it answers.
  */
 #include "../fs/vfs.h" /* files_struct, fs_struct: Linux's <linux/fs.h> */
@@ -13,8 +13,10 @@
 #include <errno.h>
 #include <linux/pid.h>
 #include <mm.h>
+#include <net_namespace.h>
 #include <nsproxy.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <vm.h>
 
 /* The other clone flags unshare takes (include/uapi/linux/sched.h). */
@@ -29,6 +31,9 @@ struct nsproxy init_nsproxy = {
 	.count = 1,
 	.uts_ns = &init_uts_ns,
 	.mnt_ns = &init_mnt_ns,
+	.net_ns = &init_net,
+	.time_ns = &init_time_ns,
+	.time_ns_for_children = &init_time_ns,
 };
 
 /* ---- inode numbers -------------------------------------------------------- */
@@ -75,6 +80,12 @@ static void free_nsproxy(struct nsproxy *ns)
 		put_uts_ns(ns->uts_ns);
 	if (ns->mnt_ns)
 		put_mnt_ns(ns->mnt_ns);
+	if (ns->net_ns)
+		put_net(ns->net_ns);
+	if (ns->time_ns)
+		put_time_ns(ns->time_ns);
+	if (ns->time_ns_for_children)
+		put_time_ns(ns->time_ns_for_children);
 	kfree(ns);
 }
 
@@ -102,6 +113,15 @@ static struct nsproxy *create_new_namespaces(uint64_t flags, struct task *t)
 	if (IS_ERR(p))
 		goto fail;
 	ns->mnt_ns = p;
+	p = copy_net_ns(flags, old->net_ns);
+	if (IS_ERR(p))
+		goto fail;
+	ns->net_ns = p;
+	p = copy_time_ns(flags, old->time_ns_for_children);
+	if (IS_ERR(p))
+		goto fail;
+	ns->time_ns_for_children = p;
+	ns->time_ns = get_time_ns(old->time_ns);
 	ns->ipc_ns = old->ipc_ns;
 	ns->pid_ns_for_children = old->pid_ns_for_children;
 	return ns;
@@ -121,14 +141,22 @@ int copy_namespaces(uint64_t flags, struct task *child, struct task *parent)
 	struct nsproxy *ns;
 	int err;
 
+	struct nsproxy *old = parent->nsproxy;
+
 	if (flags & CLONE_NEWUSER)
 		return -EINVAL; /* Linux makes it first (copy_creds), unprivileged too */
+	/* A thread, or a child sharing the memory, shares [vvar] too: it
+	 * cannot be in another time namespace. */
+	if ((flags & (CLONE_THREAD | CLONE_VM)) && old->time_ns != old->time_ns_for_children)
+		return -EINVAL;
 	if (!(flags & CLONE_NS_ALL)) {
-		child->nsproxy = get_nsproxy(parent->nsproxy);
-		return 0;
-	}
-	if (!capable(CAP_SYS_ADMIN))
+		if (old->time_ns == old->time_ns_for_children) {
+			child->nsproxy = get_nsproxy(old);
+			return 0;
+		}
+	} else if (!capable(CAP_SYS_ADMIN)) {
 		return -EPERM;
+	}
 	if ((flags & (CLONE_NEWIPC | CLONE_SYSVSEM)) == (CLONE_NEWIPC | CLONE_SYSVSEM))
 		return -EINVAL;
 	if ((err = check_ns_kinds(flags)))
@@ -137,6 +165,7 @@ int copy_namespaces(uint64_t flags, struct task *child, struct task *parent)
 	if (IS_ERR(ns))
 		return PTR_ERR(ns);
 	child->nsproxy = ns;
+	timens_on_fork(ns, child);
 	return 0;
 }
 
@@ -242,7 +271,9 @@ static int check_setns_flags(unsigned long flags)
 /* Install target's namespaces of the kinds in nsset->flags. */
 static int install_from_task(struct nsset *nsset, struct task *t)
 {
-	static const struct proc_ns_operations *const kinds[] = { &mntns_operations, &utsns_operations };
+	static const struct proc_ns_operations *const kinds[] = {
+		&mntns_operations, &utsns_operations, &netns_operations, &timens_operations,
+	};
 	int err = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds) && !err; i++) {
@@ -290,10 +321,13 @@ long sys_setns(int fd, int nstype)
 		goto out;
 	nsset.fs = current->fs;
 	err = t ? install_from_task(&nsset, t) : ns->ops->install(&nsset, ns);
-	if (err)
+	if (err) {
 		put_nsproxy(nsset.nsproxy);
-	else
+	} else {
 		switch_task_namespaces(current, nsset.nsproxy);
+		if (nsset.flags & CLONE_NEWTIME)
+			timens_commit(current, current->nsproxy->time_ns);
+	}
 out:
 	fput(file);
 	return err;

@@ -245,15 +245,12 @@ static struct fs_struct *init_fs;
 
 /*
  * A new process that starts in the kernel, running fn(arg) on its own
- * stack, and is meant to become a user program there with kernel_execve
- * (Linux: user_mode_thread, used by the usermode helper, kernel/umh.c).
- * It is root, in session 0 and process group 0, with no open files, a copy
- * of init_fs (root, working directory, umask 022) and Linux's default
- * limits: what a child of Linux's kernel threads gets. It has no parent
- * process: the kernel waits for it. Not yet runnable; NULL if out of
- * memory or tasks.
+ * stack: root, in session 0 and process group 0, with no open files, a
+ * copy of init_fs (root, working directory, umask 022), Linux's default
+ * limits, and no parent process. Not yet runnable; NULL if out of memory
+ * or tasks. The two kinds below finish it.
  */
-struct task *user_mode_thread(void (*fn)(void *), void *arg)
+static struct task *kernel_process(void (*fn)(void *), void *arg, const char *comm)
 {
 	struct task *t;
 
@@ -274,12 +271,44 @@ struct task *user_mode_thread(void (*fn)(void *), void *arg)
 	}
 	t->pgid = t->sid = 0;
 	set_default_rlimits(t);
-	strlcpy(t->comm, "kworker", sizeof(t->comm));
+	strlcpy(t->comm, comm, sizeof(t->comm));
 	t->start_time = jiffies;
-	t->tf->cs = USER_CS;
-	t->tf->ss = USER_DS;
-	t->tf->rflags = 0x202;
 	task_setup_kernel_start(t, fn, arg);
+	return t;
+}
+
+/*
+ * A process meant to become a user program with kernel_execve (Linux:
+ * user_mode_thread, used by the usermode helper, kernel/umh.c): what a
+ * child of Linux's kernel threads gets. The kernel waits for it.
+ */
+struct task *user_mode_thread(void (*fn)(void *), void *arg)
+{
+	struct task *t = kernel_process(fn, arg, "kworker");
+
+	if (t) {
+		t->tf->cs = USER_CS;
+		t->tf->ss = USER_DS;
+		t->tf->rflags = 0x202;
+	}
+	return t;
+}
+
+/*
+ * A kernel thread (Linux's kernel_thread with PF_KTHREAD): it never leaves
+ * the kernel, has no memory of its own, and ignores every signal, SIGKILL
+ * and SIGSTOP included (Linux's ignore_signals). It is runnable at once.
+ */
+struct task *kernel_thread(void (*fn)(void *), void *arg, const char *comm)
+{
+	struct task *t = kernel_process(fn, arg, comm);
+
+	if (!t)
+		return NULL;
+	t->flags |= PF_KTHREAD | PF_NOFREEZE | PF_FORKNOEXEC;
+	for (int sig = 1; sig <= NSIG; sig++)
+		t->sighand->action[sig - 1].handler = SIG_IGN;
+	t->state = TASK_RUNNABLE;
 	return t;
 }
 
@@ -343,5 +372,7 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	req = (struct init_request){ path, argv, envp };
 	task_setup_kernel_start(t, init_task_start, &req);
 	t->state = TASK_RUNNABLE;
+	/* As Linux's rest_init: init is pid 1, kthreadd pid 2. */
+	kthreadd_start();
 	cpu_idle();
 }

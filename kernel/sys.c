@@ -225,12 +225,17 @@ long sys_arch_prctl(int code, unsigned long addr)
 	case ARCH_SET_FS:
 		if (addr >= TASK_SIZE)
 			return -EPERM;
+		/* The selector becomes 0, as on Linux: the base is the one set. */
+		load_fs_index(0);
+		current->fsindex = 0;
 		current->fs_base = addr;
 		wrmsr(MSR_FS_BASE, addr);
 		return 0;
 	case ARCH_SET_GS:
 		if (addr >= TASK_SIZE)
 			return -EPERM;
+		load_gs_index(0);
+		current->gsindex = 0;
 		current->gs_base = addr;
 		wrmsr(MSR_GS_BASE, addr);
 		return 0;

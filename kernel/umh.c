@@ -18,9 +18,10 @@
  * files (not even 0, 1 and 2: output must go where the program opens it),
  * init's root and working directory (the kernel threads' init_fs, which
  * pid 1 shares: kernel/proc.c), umask 022, every signal at its default action and none blocked, session and process
- * group 0, and the argv and envp given. Linux's helper is the child of a
- * kernel worker thread; there are none here, so it has no parent process
- * (getppid gives 0) and the kernel itself collects its status.
+ * group 0, and the argv and envp given. Linux's helper is made by a kernel
+ * worker thread as a child of kthreadd (pid 2); here the kernel makes it
+ * directly, so it has no parent process (getppid gives 0) and the kernel
+ * itself collects its status.
  *
  * The result, with UMH_WAIT_PROC, is Linux's: a failed exec gives its
  * -errno; otherwise the helper's wait status (0 for "exit 0", 256 for

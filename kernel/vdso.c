@@ -15,6 +15,8 @@
 #include <mm.h>
 #include <random.h>
 #include <string.h>
+#include <sched.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 #include <vdso.h>
 #include <vm.h>
@@ -22,12 +24,27 @@
 extern const char vdso_image_start[], vdso_image_end[];
 
 static void *vdso_pages[VDSO_PAGES];
-static void *vvar_pages[VVAR_PAGES]; /* only the first: pvclock, hvclock and
-					timens pages are SIGBUS, as Linux's
-					without them */
+static void *vvar_data; /* the clock's parameters: what [vvar] is for */
 
-static const struct vm_special_mapping vdso_mapping = { "[vdso]", vdso_pages, VDSO_PAGES, false };
-static const struct vm_special_mapping vvar_mapping = { "[vvar]", vvar_pages, VVAR_PAGES, true };
+/*
+ * [vvar]'s page i for the faulting task. In the initial time namespace,
+ * the data first and nothing more (the pvclock, hvclock and timens pages
+ * are SIGBUS, as on Linux without them). In another, its namespace's page
+ * first and the data as the timens page (include/vdso.h).
+ */
+static void *vvar_page(unsigned i)
+{
+	struct time_namespace *ns = current_time_ns();
+
+	if (ns == &init_time_ns)
+		return i == 0 ? vvar_data : NULL;
+	if (i == 0)
+		return ns->vvar_page;
+	return i == VVAR_TIMENS_PAGE ? vvar_data : NULL;
+}
+
+static const struct vm_special_mapping vdso_mapping = { "[vdso]", vdso_pages, VDSO_PAGES, false, NULL };
+static const struct vm_special_mapping vvar_mapping = { "[vvar]", NULL, VVAR_PAGES, true, vvar_page };
 
 void vdso_init(void)
 {
@@ -42,9 +59,9 @@ void vdso_init(void)
 			memcpy(vdso_pages[i], vdso_image_start + i * PAGE_SIZE,
 			       MIN(PAGE_SIZE, size - i * PAGE_SIZE));
 	}
-	vvar_pages[0] = alloc_page();
-	BUG_ON(!vvar_pages[0]);
-	vd = vvar_pages[0];
+	vvar_data = alloc_page();
+	BUG_ON(!vvar_data);
+	vd = vvar_data;
 	/* The clock does not change its rate or its epoch (there is no
 	 * settimeofday): filled once. A writer would make seq odd first. */
 	timekeeping_vdso_data(&vd->tsc_at_boot, &vd->tsc_khz, &vd->boot_epoch);
@@ -92,4 +109,21 @@ int arch_setup_additional_pages(struct mm *mm)
 		return err;
 	mm->vdso = text;
 	return 0;
+}
+
+void vdso_timens_fill(void *page, int64_t monotonic_offset_ns, int64_t boottime_offset_ns)
+{
+	struct vdso_data *vd = page;
+
+	memset(vd, 0, PAGE_SIZE);
+	vd->seq = 1;
+	vd->clock_mode = VDSO_CLOCKMODE_TIMENS;
+	vd->monotonic_offset_ns = monotonic_offset_ns;
+	vd->boottime_offset_ns = boottime_offset_ns;
+}
+
+void vdso_join_timens(struct task *t)
+{
+	if (t->mm)
+		zap_special_mapping(t->mm, &vvar_mapping);
 }

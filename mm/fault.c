@@ -157,8 +157,9 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *s
  */
 static void *special_fault(const struct vma *v, uint64_t va, bool write, bool *shared, int *err)
 {
+	const struct vm_special_mapping *sm = v->vm_special;
 	uint64_t idx = v->vm_pgoff + (va - v->start) / PAGE_SIZE;
-	void *page = idx < v->vm_special->npages ? v->vm_special->pages[idx] : NULL, *copy;
+	void *page = idx >= sm->npages ? NULL : sm->page ? sm->page(idx) : sm->pages[idx], *copy;
 
 	if (!page) {
 		*err = -EIO;

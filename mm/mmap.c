@@ -227,7 +227,8 @@ static long mmap_address(struct mm *mm, uint64_t addr, uint64_t len, unsigned lo
 	int err;
 
 	if (!(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))) {
-		addr = get_unmapped_area(mm, addr, len);
+		addr = flags & MAP_32BIT ? get_unmapped_area_32bit(mm, addr, len)
+					 : get_unmapped_area(mm, addr, len);
 		return addr ? (long)addr : -ENOMEM;
 	}
 	err = check_fixed_range(addr, len);

@@ -436,6 +436,35 @@ uint64_t get_unmapped_area(struct mm *mm, uint64_t addr, uint64_t len)
 	return got ? got : find_gap(mm, TASK_UNMAPPED_BASE, TASK_SIZE, len, false);
 }
 
+/*
+ * MAP_32BIT, for programs that need 32-bit addresses (old JITs, segment
+ * bases): between 1 GiB (moved up by up to 32 MiB with randomization) and
+ * 2 GiB, lowest first, a free hint below 2 GiB taken as it is; Linux's
+ * find_start_end and its bottom-up search.
+ */
+uint64_t get_unmapped_area_32bit(struct mm *mm, uint64_t addr, uint64_t len)
+{
+	const uint64_t end = 0x80000000;
+	uint64_t begin = 0x40000000;
+
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (len == 0 || len > end)
+		return 0;
+	if (current->flags & PF_RANDOMIZE)
+		begin = randomize_page(begin, 0x02000000);
+	if (addr) {
+		addr = MAX(ALIGN_UP(addr, PAGE_SIZE), MMAP_MIN_ADDR);
+		if (addr <= end - len) {
+			struct vma *v = mm->vmas;
+			while (v && v->end <= addr)
+				v = v->next;
+			if (!v || addr + len <= vm_start_gap(v))
+				return addr;
+		}
+	}
+	return find_gap(mm, begin, end, len, false);
+}
+
 int expand_stack(struct mm *mm, uint64_t addr)
 {
 	struct vma *prev = NULL, *v = mm->vmas;
@@ -481,6 +510,16 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 			pgtable_unmap(mm->pml4, start, v->end);
 			tlb_flush_range(mm->pml4, start, v->end);
 		}
+	}
+}
+
+void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
+{
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		if (v->vm_special != sm)
+			continue;
+		pgtable_unmap(mm->pml4, v->start, v->end);
+		tlb_flush_range(mm->pml4, v->start, v->end);
 	}
 }
 

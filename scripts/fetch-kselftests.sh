@@ -38,14 +38,15 @@ pkg=${LINUX_SOURCE_PKG:-linux-source-6.1}
 # Makefile builds but runs only through run_vmtests.sh (hugetlb, userfaultfd
 # and the rest of that script need more than a test each).
 SELFTEST_DIRS="exec clone3 futex vDSO proc mincore sigaltstack vm x86 core kcmp membarrier
-	pidfd prctl rseq timers size splice sync ipc memfd"
+	pidfd prctl rseq timers size splice sync ipc memfd timens"
 VM_STANDALONE="map_fixed_noreplace map_populate mlock2-tests mlock-random-test mremap_dontunmap
 	mremap_test memfd_secret mrelease_test on-fault-limit"
 # timers: the ones that take seconds, not minutes (raw_skew, inconsistency-check
 # and threadtest run for minutes on purpose).
 TIMERS_QUICK="posix_timers nanosleep nsleep-lat set-timer-lat mqueue-lat rtcpie"
 
-[ -f "$dir/version" ] && exit 0
+# Built already, for the same directories: nothing to do.
+[ -f "$dir/version" ] && [ "$(cat "$dir/dirs" 2> /dev/null)" = "$(echo $SELFTEST_DIRS)" ] && exit 0
 if [ -f "$dir/unavailable" ]; then
 	echo "kselftest: not available ($(cat "$dir/unavailable")); rm -r $dir to try again" >&2
 	exit 0
@@ -123,4 +124,5 @@ for d in $SELFTEST_DIRS; do
 done
 rm -rf "$stage" "$dir/out"
 dpkg-deb -f "$src_deb" Version > "$dir/version"
+echo $SELFTEST_DIRS > "$dir/dirs"
 echo "kselftest: $(wc -l < "$root/list") tests of $pkg $(cat "$dir/version")" >&2

@@ -34,6 +34,7 @@
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <trap.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -42,6 +43,7 @@ struct pid_entry {
 	const char *name;
 	mode_t mode;
 	int (*show)(struct seq_file *m, struct task *t);
+	/* 0 (every byte taken), how many bytes were taken, or -errno. */
 	int (*write)(struct task *t, const char *buf, size_t count);
 	/* Symlinks: the target, written into buf[0..size); ERR_PTR if none. */
 	char *(*link)(struct task *t, char *buf, size_t size);
@@ -306,6 +308,14 @@ static int show_status(struct seq_file *m, struct task *t)
 	return 0;
 }
 
+/* The flags field: a kernel thread's own; for a user process PF_RANDOMIZE,
+ * what Linux shows for one that forked and exec'd and did nothing else
+ * its flags record. */
+static unsigned int stat_flags(struct task *t)
+{
+	return (t->flags & PF_KTHREAD) ? t->flags : PF_RANDOMIZE;
+}
+
 static int show_stat(struct seq_file *m, struct task *t)
 {
 	struct mm *mm = t->mm;
@@ -325,7 +335,7 @@ static int show_stat(struct seq_file *m, struct task *t)
 	task_sigsets(t, &ign, &cgt);
 	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u %lu %lu %lu %lu ", t->pid, t->comm,
 		   task_state_char(t), t->parent ? t->parent->tgid : 0, t->pgid, t->sid,
-		   tty_nr, tty_pgrp, 0x400000u /* PF_RANDOMIZE */, 0UL, 0UL, 0UL, 0UL);
+		   tty_nr, tty_pgrp, stat_flags(t), 0UL, 0UL, 0UL, 0UL);
 	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
 		   (unsigned long)t->utime, (unsigned long)t->stime,
 		   (unsigned long)(t->signal ? t->signal->cutime : 0),
@@ -464,6 +474,13 @@ static struct dentry *dentry_exe(struct task *t)
 #define PE_MAP_FILES 2
 #define PE_FDINFO 3
 #define PE_NS 4
+#define PE_NET 5
+
+/* The bytes taken (kernel/time/timens_offsets.c), or -errno. */
+static int write_timens_offsets(struct task *t, const char *buf, size_t count)
+{
+	return (int)timens_write_offsets(t, buf, count);
+}
 
 /* In Linux's order (tgid_base_stuff), for what exists here. A thread's
  * directory (/proc/PID/task/TID) has the same but "task" (entry 0). */
@@ -473,10 +490,12 @@ static const struct pid_entry pid_entries[] = {
 	{ "map_files", DIR_FD_MODE, NULL, NULL, NULL, false, NULL },
 	{ "fdinfo", DIR_FDINFO_MODE, NULL, NULL, NULL, false, NULL },
 	{ "ns", DIR_NS_MODE, NULL, NULL, NULL, false, NULL },
+	{ "net", S_IFDIR | 0555, NULL, NULL, NULL, false, NULL },
 	{ "environ", S_IFREG | 0400, show_environ, NULL, NULL, true, NULL },
 	{ "auxv", S_IFREG | 0400, show_auxv, NULL, NULL, true, NULL },
 	{ "status", S_IFREG | 0444, show_status, NULL, NULL, false, NULL },
 	{ "personality", S_IFREG | 0400, show_personality, NULL, NULL, true, NULL },
+	{ "timens_offsets", S_IFREG | 0644, timens_show_offsets, write_timens_offsets, NULL, false, NULL },
 	{ "comm", S_IFREG | 0644, show_comm, write_comm, NULL, false, NULL },
 	{ "syscall", S_IFREG | 0400, show_syscall, NULL, NULL, true, NULL },
 	{ "cmdline", S_IFREG | 0444, show_cmdline, NULL, NULL, false, NULL },
@@ -699,6 +718,9 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 		} else if (i == PE_NS) {
 			inode->i_op = &proc_ns_dir_iops;
 			inode->i_fop = &proc_ns_dir_fops;
+		} else if (i == PE_NET) {
+			inode->i_op = &proc_net_dir_iops;
+			inode->i_fop = &proc_net_dir_fops;
 		} else if (S_ISLNK(p->mode)) {
 			inode = link_inode(inode, p->link, t, NULL);
 		} else if (p->fops) {

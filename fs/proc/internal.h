@@ -48,6 +48,7 @@ struct proc_inode {
 	bool thread;                            /* under /proc/PID/task/TID: one thread's view */
 	char *link;                             /* a symlink's target, made at lookup */
 	const struct proc_ns_operations *ns_ops; /* /proc/PID/ns/X: which kind */
+	const struct proc_net_entry *net_entry; /* /proc/PID/net/X: which file */
 };
 
 static inline struct proc_inode *PROC_I(struct inode *inode) { return inode->i_private; }
@@ -107,6 +108,11 @@ int show_smaps_rollup(struct seq_file *m, struct task *t);
 /* namespaces.c: /proc/PID/ns */
 extern const struct inode_operations proc_ns_dir_iops;
 extern const struct file_operations proc_ns_dir_fops;
+
+/* proc_net.c: /proc/PID/net */
+extern const struct inode_operations proc_net_dir_iops;
+extern const struct file_operations proc_net_dir_fops;
+int proc_net_show(struct inode *inode, struct seq_file *m);
 
 /* misc.c */
 void proc_misc_init(void);

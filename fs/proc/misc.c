@@ -27,6 +27,7 @@
 #include <mm.h>
 #include <power.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 #include <vm.h>
 #include <vmalloc.h>
@@ -112,11 +113,10 @@ static int show_meminfo(struct seq_file *m)
 
 static int show_uptime(struct seq_file *m)
 {
-	struct timespec ts;
 	uint64_t up_cs, idle_cs;
 
-	ktime_get_monotonic(&ts);
-	up_cs = (uint64_t)ts.tv_sec * 100 + ts.tv_nsec / 10000000;
+	/* The boot-time clock as the reader's time namespace sees it. */
+	up_cs = (uint64_t)timens_add(CLOCK_BOOTTIME, ktime_get_ns()) / 10000000;
 	/* The ticks that found the CPU idle (kernel/sched/cputime.c): it only
 	 * grows. */
 	idle_cs = kstat.cpustat[CPUTIME_IDLE] / 10000000;
@@ -313,6 +313,7 @@ void proc_misc_init(void)
 	proc_create("cpuinfo", 0444, show_cpuinfo, NULL);
 	proc_create("filesystems", 0444, show_filesystems, NULL);
 	proc_symlink("mounts", "self/mounts");
+	proc_symlink("net", "self/net");
 	proc_create("sysrq-trigger", 0200, NULL, write_sysrq);
 	proc_create("sys/kernel/ostype", 0444, show_ostype, NULL);
 	proc_create("sys/kernel/pid_max", 0444, show_pid_max, NULL);

@@ -7,16 +7,21 @@
  */
 #include "internal.h"
 #include <mm.h>
+#include <net_namespace.h>
 #include <nsproxy.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <security.h>
 
 #define NS_INO_BASE 0x300
 
 /* In Linux's order (ns_entries), for the kinds that exist here. */
 static const struct proc_ns_operations *const ns_entries[] = {
+	&netns_operations,
 	&utsns_operations,
 	&mntns_operations,
+	&timens_operations,
+	&timens_for_children_operations,
 };
 
 /* The task of a link, if the reader may look into it. */

@@ -355,6 +355,8 @@ int proc_show(struct inode *inode, struct seq_file *m)
 
 	if (pi->pent)
 		return proc_pid_show(inode, m);
+	if (pi->net_entry)
+		return proc_net_show(inode, m);
 	if (!pi->pde || !pi->pde->show)
 		return -EIO;
 	return pi->pde->show(m);

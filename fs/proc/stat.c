@@ -7,6 +7,7 @@
 #include <kernel_stat.h>
 #include <linux/init.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 
 #define USER_HZ 100
@@ -42,7 +43,9 @@ static int show_stat(struct seq_file *m)
 	ktime_get_real(&now);
 	ktime_get_monotonic(&up);
 	seq_printf(m, "\nctxt %lu\nbtime %ld\nprocesses %lu\nprocs_running %d\nprocs_blocked 0\n",
-		   (unsigned long)kstat.nr_context_switches, (long)(now.tv_sec - up.tv_sec),
+		   (unsigned long)kstat.nr_context_switches,
+		   /* the boot as the reader's time namespace places it */
+		   (long)(now.tv_sec - up.tv_sec - timens_boottime_offset_sec()),
 		   (unsigned long)kstat.total_forks, nr_running());
 	seq_printf(m, "softirq 0");
 	for (int i = 0; i < NR_SOFTIRQS; i++)

@@ -102,8 +102,7 @@ void schedule(void)
 			io_bitmap_switch(next);
 			mm_activate(next->mm);
 			load_mm_ldt(next->mm);
-			wrmsr(MSR_FS_BASE, next->fs_base);
-			wrmsr(MSR_GS_BASE, next->gs_base);
+			load_fsgs(next);
 		}
 		kstat.nr_context_switches++;
 		switch_context(&prev->ksp, next->ksp);

@@ -37,6 +37,7 @@
 #include <linux/user_namespace.h>
 #include <mm.h>
 #include <proc_fs.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 #include <uaccess.h>
 #include <x86.h>
@@ -310,6 +311,8 @@ static void timer_set(struct k_itimer *t, int flags, const struct itimerspec *ne
 	t->expires = timespec_to_ns(&new->it_value);
 	if (!(flags & TIMER_ABSTIME))
 		t->expires = add_safe(t->expires, clock_now(t));
+	else /* a time of the caller's time namespace */
+		t->expires = timens_to_host(t->clock, t->expires);
 	if (!sig_none(t))
 		arm(t);
 }

@@ -15,25 +15,13 @@
 #pragma once
 #include <kernel.h>
 #include <sched.h>
-
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-#define CLOCK_REALTIME_ALARM 8
-#define CLOCK_BOOTTIME_ALARM 9
-#define CLOCK_TAI 11
+#include <timekeeping.h> /* the clock ids, NSEC_PER_SEC */
 
 #define SIGEV_SIGNAL 0
 #define SIGEV_NONE 1
 #define SIGEV_THREAD 2
 #define SIGEV_THREAD_ID 4
 
-#define NSEC_PER_SEC 1000000000LL
 #define KTIME_MAX INT64_MAX
 /* it_requeue_pending's low bit: a periodic timer's signal is queued and
  * the timer waits for it to be taken before it goes on. */

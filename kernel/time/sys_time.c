@@ -5,26 +5,17 @@
 #include <errno.h>
 #include <kernel.h>
 #include <sched.h>
+#include <time_namespace.h>
 #include <timekeeping.h>
 #include <uaccess.h>
 #include "posix-timers.h"
 
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
-#define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
-/* International Atomic Time: ahead of UTC by the TAI offset adjtimex sets,
- * which is 0 until someone sets it (no adjtimex here: always 0). */
-#define CLOCK_TAI 11
-/* The clocks that would wake a suspended machine (the RTC's alarm): here
- * the realtime and boot clocks, as this kernel never suspends. Sleeping
- * on them needs CAP_WAKE_ALARM, as on Linux. */
-#define CLOCK_REALTIME_ALARM 8
-#define CLOCK_BOOTTIME_ALARM 9
+/* The clock ids are in include/timekeeping.h. CLOCK_TAI is ahead of UTC by
+ * the TAI offset adjtimex sets, which is 0 until someone sets it (no
+ * adjtimex here: always 0). The _ALARM clocks would wake a suspended
+ * machine (the RTC's alarm): here the realtime and boot clocks, as this
+ * kernel never suspends; sleeping on them needs CAP_WAKE_ALARM, as on
+ * Linux. */
 
 long sys_clock_gettime(int clock, struct timespec __user *tp)
 {
@@ -41,9 +32,12 @@ long sys_clock_gettime(int clock, struct timespec __user *tp)
 	case CLOCK_MONOTONIC_RAW:
 	case CLOCK_MONOTONIC_COARSE:
 	case CLOCK_BOOTTIME:
-	case CLOCK_BOOTTIME_ALARM:
-		ktime_get_monotonic(&ts);
+	case CLOCK_BOOTTIME_ALARM: {
+		/* As the caller's time namespace sees them. */
+		int64_t ns = timens_add(clock, ktime_get_ns());
+		ts = (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 		break;
+	}
 	default:
 		/* The caller's CPU time, or a pid's as clock_getcpuclockid
 		 * encodes it (kernel/time/posix-cpu-timers.c): the ticks it
@@ -116,7 +110,6 @@ static int get_timespec(struct timespec *ts, const struct timespec __user *uts)
  * ktime_add_safe: a sleep that long does not end by itself (it used to
  * wrap around and end at once). sec >= 0, 0 <= nsec < 10^9.
  */
-#define NSEC_PER_SEC 1000000000LL
 #define KTIME_MAX INT64_MAX
 static uint64_t deadline_after(uint64_t base, int64_t sec, int64_t nsec)
 {
@@ -193,10 +186,13 @@ long sys_clock_nanosleep(int clock, int flags, const struct timespec __user *req
 		return do_nanosleep(deadline_after(deadline, ts.tv_sec, ts.tv_nsec), rem);
 	/* An absolute time on the given clock, as a monotonic deadline (now,
 	 * if it has passed). Seconds first: their product may not fit. */
-	if (clock == CLOCK_REALTIME || clock == CLOCK_TAI)
+	if (clock == CLOCK_REALTIME || clock == CLOCK_TAI) {
 		ktime_get_real(&now);
-	else
-		ktime_get_monotonic(&now);
+	} else {
+		/* The namespace's time, as clock_gettime gives it. */
+		int64_t ns = timens_add(clock, ktime_get_ns());
+		now = (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+	}
 	int64_t sec = ts.tv_sec - now.tv_sec, nsec = ts.tv_nsec - now.tv_nsec;
 	if (nsec < 0) {
 		sec--;

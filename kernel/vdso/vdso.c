@@ -64,10 +64,29 @@ static inline uint64_t rdtsc_ordered(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* Nanoseconds since boot, read consistently with the kernel's updates. */
-static uint64_t monotonic_ns(int64_t *epoch)
+/*
+ * The clock's data page: [vvar]'s first, or, in a time namespace (whose
+ * own page is first, seq odd for ever), the timens page after it; its
+ * offsets then come from the first. No relocation: both are reached from
+ * vvar_page's rip-relative address.
+ */
+static const volatile struct vdso_data *clock_data(int64_t *mono_off, int64_t *boot_off)
 {
 	const volatile struct vdso_data *vd = &vvar_page;
+
+	*mono_off = *boot_off = 0;
+	if (vd->clock_mode != VDSO_CLOCKMODE_TIMENS)
+		return vd;
+	*mono_off = vd->monotonic_offset_ns;
+	*boot_off = vd->boottime_offset_ns;
+	return (const volatile struct vdso_data *)((const volatile char *)vd + VVAR_TIMENS_PAGE * 4096);
+}
+
+/* Nanoseconds since boot, read consistently with the kernel's updates,
+ * and the offsets of the caller's time namespace. */
+static uint64_t monotonic_ns(int64_t *epoch, int64_t *mono_off, int64_t *boot_off)
+{
+	const volatile struct vdso_data *vd = clock_data(mono_off, boot_off);
 	uint32_t seq;
 	uint64_t ns;
 
@@ -84,7 +103,7 @@ static uint64_t monotonic_ns(int64_t *epoch)
 
 int __vdso_clock_gettime(int clock, struct timespec *ts)
 {
-	int64_t epoch;
+	int64_t epoch, mono_off, boot_off;
 	uint64_t ns;
 
 	switch (clock) {
@@ -99,7 +118,11 @@ int __vdso_clock_gettime(int clock, struct timespec *ts)
 	default: /* CPU-time clocks, or unknown: the kernel answers */
 		return syscall2(NR_clock_gettime, clock, (long)ts);
 	}
-	ns = monotonic_ns(&epoch);
+	ns = monotonic_ns(&epoch, &mono_off, &boot_off);
+	if (clock == CLOCK_BOOTTIME)
+		ns += boot_off;
+	else if (clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_MONOTONIC_COARSE)
+		ns += mono_off;
 	ts->tv_sec = ns / 1000000000;
 	ts->tv_nsec = ns % 1000000000;
 	if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI)
@@ -125,7 +148,8 @@ int __vdso_gettimeofday(struct timeval *tv, struct timezone *tz)
 
 int64_t __vdso_time(int64_t *t)
 {
-	int64_t epoch, secs = monotonic_ns(&epoch) / 1000000000 + epoch;
+	int64_t epoch, mono_off, boot_off;
+	int64_t secs = monotonic_ns(&epoch, &mono_off, &boot_off) / 1000000000 + epoch;
 
 	if (t)
 		*t = secs;

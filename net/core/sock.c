@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <mm.h>
 #include <net.h>
+#include <net_namespace.h>
 #include <poll.h>
 #include <sched.h>
 #include <x86.h>
@@ -28,13 +29,14 @@ void net_unlock(net_lock_t *l)
 	l->held = false;
 }
 
-struct sock *sk_alloc(int family, int type, size_t size)
+struct sock *sk_alloc(struct net *net, int family, int type, size_t size)
 {
 	struct sock *sk = kzalloc(size);
 
 	if (!sk)
 		return NULL;
 	sk->lock = (net_lock_t)NET_LOCK_INIT("sk_lock");
+	sk->sk_net = get_net(net);
 	sk->sk_family = family;
 	sk->sk_type = type;
 	sk->sk_refcnt = 1;
@@ -59,6 +61,7 @@ void sock_put(struct sock *sk)
 		return;
 	if (sk->sk_destruct)
 		sk->sk_destruct(sk);
+	put_net(sk->sk_net);
 	kfree(sk);
 }
 

@@ -14,6 +14,7 @@
 #include <cred.h>
 #include <fs.h>
 #include <mm.h>
+#include <net_namespace.h>
 #include <poll.h>
 #include <sched.h>
 #include <uaccess.h>
@@ -36,9 +37,9 @@ static void unix_sock_destruct(struct sock *sk)
 	kfree(u->addr);
 }
 
-struct sock *unix_create_sk(struct socket *sock, int type)
+struct sock *unix_create_sk(struct net *net, struct socket *sock, int type)
 {
-	struct sock *sk = sk_alloc(AF_UNIX, type, sizeof(struct unix_sock));
+	struct sock *sk = sk_alloc(net, AF_UNIX, type, sizeof(struct unix_sock));
 	struct unix_sock *u = unix_sk(sk);
 
 	if (!sk)
@@ -75,7 +76,7 @@ int unix_create(struct socket *sock, int protocol)
 	default:
 		return -ESOCKTNOSUPPORT;
 	}
-	return unix_create_sk(sock, sock->type) ? 0 : -ENOMEM;
+	return unix_create_sk(current_net(), sock, sock->type) ? 0 : -ENOMEM;
 }
 
 /* SO_PEERCRED's answer about current: its process and effective ids. */

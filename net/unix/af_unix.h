@@ -54,7 +54,7 @@ int unix_autobind(struct sock *sk);
 int unix_validate_addr(const struct sockaddr_un *addr, int len);
 /* The socket bound to the address, with a reference; ERR_PTR(-ENOENT,
  * -ECONNREFUSED, -EPROTOTYPE, -EACCES ...). */
-struct sock *unix_find_other(const struct sockaddr_un *addr, int len, int type);
+struct sock *unix_find_other(struct net *net, const struct sockaddr_un *addr, int len, int type);
 /* Queue a buffer on other's receive queue and wake its readers. */
 void unix_queue_skb(struct sock *other, struct sk_buff *skb);
 /* Whether other's receive queue is over its backlog. */
@@ -78,7 +78,7 @@ int unix_copy_name(struct unix_sock *to, struct unix_sock *from);
 void unix_remove_bound(struct unix_sock *u);
 
 /* af_unix.c */
-struct sock *unix_create_sk(struct socket *sock, int type);
+struct sock *unix_create_sk(struct net *net, struct socket *sock, int type);
 void init_peercred(struct sock *sk);
 bool unix_may_send(struct sock *sk, struct sock *other);
 struct sk_buff *unix_build_skb(struct sock *sk, struct msghdr *msg, size_t size,

@@ -8,7 +8,9 @@
  *     path up, need write permission on it, and find the socket bound to
  *     that inode. The name stays in the filesystem after close.
  *   - abstract names (sun_path[0] == 0): the bytes of the address, all of
- *     them, in a list of the kernel's own; gone with the socket.
+ *     them, in a list of the kernel's own; gone with the socket. Each
+ *     network namespace has its own (include/net_namespace.h): a name is
+ *     found only by sockets of the namespace whose socket bound it.
  * Autobind (bind with only sun_family, or sending with SO_PASSCRED while
  * unbound) picks the abstract name "\0" + five hex digits.
  */
@@ -48,21 +50,15 @@ static struct unix_address *unix_make_addr(const void *name, int len)
 	return a;
 }
 
-static struct unix_sock *find_abstract(const void *name, int len, int type)
+/* The socket of net bound to this abstract name, of any type if type is
+ * 0; NULL if none. */
+static struct unix_sock *find_abstract(struct net *net, const void *name, int len, int type)
 {
 	for (struct unix_sock *u = unix_bound; u; u = u->next_bound)
-		if (!u->path && u->addr->len == len && !memcmp(u->addr->name, name, len) &&
-		    u->sk.sk_type == type)
+		if (!u->path && sock_net(&u->sk) == net && u->addr->len == len &&
+		    !memcmp(u->addr->name, name, len) && (!type || u->sk.sk_type == type))
 			return u;
 	return NULL;
-}
-
-static bool abstract_in_use(const void *name, int len)
-{
-	for (struct unix_sock *u = unix_bound; u; u = u->next_bound)
-		if (!u->path && u->addr->len == len && !memcmp(u->addr->name, name, len))
-			return true;
-	return false;
 }
 
 /* Enter a bound socket in the list (the caller holds unix_table_lock). */
@@ -95,7 +91,7 @@ static int unix_bind_abstract(struct unix_sock *u, const void *name, int len)
 	if (!a)
 		return -ENOMEM;
 	net_lock(&unix_table_lock);
-	if (abstract_in_use(name, len))
+	if (find_abstract(sock_net(&u->sk), name, len, 0))
 		err = -EADDRINUSE;
 	else
 		unix_insert_bound(u, a);
@@ -200,7 +196,7 @@ static struct sock *unix_find_bsd(struct sockaddr_un *addr, int len, int type)
 	return &u->sk;
 }
 
-struct sock *unix_find_other(const struct sockaddr_un *addr, int len, int type)
+struct sock *unix_find_other(struct net *net, const struct sockaddr_un *addr, int len, int type)
 {
 	char copy[SOCKADDR_MAX + 1] __attribute__((aligned(8)));
 	struct unix_sock *u;
@@ -209,7 +205,7 @@ struct sock *unix_find_other(const struct sockaddr_un *addr, int len, int type)
 	if (addr->sun_path[0])
 		return unix_find_bsd((struct sockaddr_un *)copy, len, type);
 	net_lock(&unix_table_lock);
-	u = find_abstract(addr, len, type);
+	u = find_abstract(net, addr, len, type);
 	if (u)
 		sock_hold(&u->sk);
 	net_unlock(&unix_table_lock);

@@ -68,7 +68,7 @@ int unix_stream_connect(struct socket *sock, void *uaddr, int len, int flags)
 		return err;
 	if (sock->passcred && !unix_sk(sk)->addr && (err = unix_autobind(sk)))
 		return err;
-	newsk = unix_create_sk(NULL, sk->sk_type);
+	newsk = unix_create_sk(sock_net(sk), NULL, sk->sk_type);
 	skb = newsk ? alloc_skb(NULL, 0) : NULL;
 	if (!skb) {
 		if (newsk)
@@ -76,7 +76,7 @@ int unix_stream_connect(struct socket *sock, void *uaddr, int len, int flags)
 		return -ENOMEM;
 	}
 	for (;;) {
-		other = unix_find_other(uaddr, len, sk->sk_type);
+		other = unix_find_other(sock_net(sk), uaddr, len, sk->sk_type);
 		if (IS_ERR(other)) {
 			err = PTR_ERR(other);
 			goto out;
@@ -164,7 +164,7 @@ int unix_dgram_connect(struct socket *sock, void *uaddr, int len, int flags)
 			return err;
 		if (sock->passcred && !unix_sk(sk)->addr && (err = unix_autobind(sk)))
 			return err;
-		other = unix_find_other(addr, len, sk->sk_type);
+		other = unix_find_other(sock_net(sk), addr, len, sk->sk_type);
 		if (IS_ERR(other))
 			return PTR_ERR(other);
 		if (!unix_may_send(sk, other)) {

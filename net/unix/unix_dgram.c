@@ -98,7 +98,7 @@ long unix_dgram_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			err = -ECONNRESET;
 			if (!addr)
 				goto out;
-			other = unix_find_other(addr, msg->msg_namelen, sk->sk_type);
+			other = unix_find_other(sock_net(sk), addr, msg->msg_namelen, sk->sk_type);
 			if (IS_ERR(other)) {
 				err = PTR_ERR(other);
 				other = NULL;

@@ -22,7 +22,8 @@ static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
  * (rdfsbase, wrfsbase, rdgsbase, wrgsbase) when the CPU can, as Linux 5.9
  * and later do, and say so in AT_HWCAP2. The kernel never uses GS itself,
  * so a user's GS base is safe; the bases a task set itself are read back
- * from the CPU when it is switched out or forks (save_fsgs).
+ * from the CPU when it is switched out or forks (save_fsgs,
+ * arch/x86/kernel/process_64.c).
  */
 void cpu_init(void)
 {
@@ -46,11 +47,6 @@ uint64_t elf_hwcap2(void)
 	return hwcap2; /* FSGSBASE, if enabled; never ring-3 MWAIT */
 }
 
-void save_fsgs(struct task *t)
-{
-	t->fs_base = rdmsr(MSR_FS_BASE);
-	t->gs_base = rdmsr(MSR_GS_BASE);
-}
 
 /*
  * The room a 64-bit signal frame keeps for the registers beyond the

@@ -8,6 +8,7 @@
  * registers and a backtrace, then stops QEMU with status 3. A kernel stack
  * overflow arrives as a double fault on a stack of its own and is named.
  */
+#include <cpu.h>
 #include <cred.h>
 #include <errno.h>
 #include <kernel.h>
@@ -360,6 +361,8 @@ void trap_handler(struct trapframe *tf)
 		page_fault(tf);
 	else if (trap_from_user(tf))
 		user_fault(tf, 0);
+	else if (segment_load_fixup(tf->rip))
+		tf->rip = segment_load_fixup(tf->rip); /* a user's stale selector */
 	else
 		kernel_oops(tf, read_cr2());
 

@@ -167,6 +167,25 @@ bool ptrace_may_access(struct task *t, unsigned mode) { (void)mode; return t == 
 /* kernel/utsname.c: /proc/PID/ns/uts's kind (fs/proc/namespaces.c). */
 #include <nsproxy.h>
 const struct proc_ns_operations utsns_operations = { .name = "uts", .type = CLONE_NEWUTS };
+/* net/core/net_namespace.c: /proc/PID/ns/net and /proc/PID/net (fs/proc/). */
+#include <net_namespace.h>
+const struct proc_ns_operations netns_operations = { .name = "net", .type = CLONE_NEWNET };
+struct net *get_task_net(struct task *t) { (void)t; return NULL; }
+void put_net(struct net *net) { (void)net; }
+/* kernel/time/namespace.c, timens_offsets.c: /proc's time namespace files
+ * (fs/proc/); the host has only the initial namespace, without offsets. */
+#include <time_namespace.h>
+const struct proc_ns_operations timens_operations = { .name = "time", .type = CLONE_NEWTIME };
+const struct proc_ns_operations timens_for_children_operations = { .name = "time_for_children",
+								   .type = CLONE_NEWTIME };
+int64_t timens_add(int clock, int64_t host_ns) { (void)clock; return host_ns; }
+int64_t timens_boottime_offset_sec(void) { return 0; }
+int timens_show_offsets(struct seq_file *m, struct task *t) { (void)m, (void)t; return 0; }
+long timens_write_offsets(struct task *t, const char *buf, size_t count)
+{
+	(void)t, (void)buf, (void)count;
+	return -EPERM;
+}
 /* kernel/nsproxy.c: inode numbers of new mount namespaces (fs/namespace.c). */
 static unsigned int next_inum = PROC_DYNAMIC_FIRST + 2;
 unsigned int ns_alloc_inum(void) { return next_inum++; }
