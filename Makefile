@@ -128,7 +128,7 @@ GLIBC_PROGS := do_execve
 # Programs also built with glibc, as NAME-glibc: the same test through the
 # other C library's threads (glibc's pthread_create uses clone3), or its
 # own fexecve.
-GLIBC_TOO := threads futex fexecve
+GLIBC_TOO := threads futex fexecve posix_timers
 USER_BINS += $(addprefix $(U)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 
 # The serial line is this terminal, multiplexed with QEMU's monitor: keys

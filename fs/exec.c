@@ -1060,6 +1060,10 @@ int begin_new_exec(struct linux_binprm *bprm)
 	/* exec_mm_release: the robust futexes and the clear_child_tid word
 	 * of the old memory (kernel/futex.c). */
 	futex_exec_release(me);
+	/* The old program's POSIX timers, and their signals still pending. */
+	exit_itimers(me);
+	flush_itimer_signals();
+	me->self_exec_id++;
 
 	/* The new program's file stays closed to writers while it runs. */
 	set_exe_file(me, bprm->file);

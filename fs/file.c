@@ -93,12 +93,21 @@ struct files_struct *files_dup(struct files_struct *old)
 	return files;
 }
 
+/* A descriptor of file is closed (Linux's filp_close): the file's ->flush,
+ * then the descriptor's reference goes. */
+void filp_close(struct file *file)
+{
+	if (file && file->f_op && file->f_op->flush)
+		file->f_op->flush(file);
+	fput(file);
+}
+
 void files_put(struct files_struct *files)
 {
 	if (!files || --files->count > 0)
 		return;
 	for (unsigned int fd = 0; fd < files->max_fds; fd++)
-		fput(files->fd[fd]);
+		filp_close(files->fd[fd]);
 	if (files->fd != files->fd_array) {
 		kfree(files->fd);
 		kfree(files->close_on_exec);
@@ -129,7 +138,7 @@ void files_close_on_exec(struct files_struct *files)
 	for (unsigned int w = 0; w < files->max_fds / 64; w++) {
 		uint64_t bits = files->close_on_exec[w];
 		for (; bits; bits &= bits - 1)
-			fput(fd_remove(files, w * 64 + __builtin_ctzll(bits)));
+			filp_close(fd_remove(files, w * 64 + __builtin_ctzll(bits)));
 		files->close_on_exec[w] = 0;
 	}
 }
@@ -156,7 +165,7 @@ void fd_install(struct files_struct *files, int fd, struct file *file, bool cloe
 	struct file *old = files->fd[fd];
 	files->fd[fd] = file;
 	fd_set_cloexec(files, fd, cloexec);
-	fput(old); /* after the slot is updated: release may not see a stale fd */
+	filp_close(old); /* after the slot is updated: release may not see a stale fd */
 }
 
 int fd_install_lowest(struct files_struct *files, struct file *file, bool cloexec)
@@ -189,7 +198,7 @@ int close_fd(int fd)
 
 	if (!file)
 		return -EBADF;
-	fput(file);
+	filp_close(file);
 	return 0;
 }
 

@@ -81,7 +81,7 @@ long sys_close_range(unsigned int fd, unsigned int max_fd, unsigned int flags)
 		if (flags & CLOSE_RANGE_CLOEXEC)
 			fd_set_cloexec(current->files, i, true);
 		else
-			fput(fd_remove(current->files, i));
+			filp_close(fd_remove(current->files, i));
 	}
 	return 0;
 }

@@ -410,6 +410,10 @@ struct file_operations {
 	int (*open)(struct inode *inode, struct file *file);
 	/* The last reference to the file is gone. */
 	void (*release)(struct inode *inode, struct file *file);
+	/* Optional: a descriptor of the file is closed, by close, dup2, exec
+	 * or exit (Linux's ->flush, from filp_close): a POSIX message queue's
+	 * notification goes with the closer's descriptor. */
+	void (*flush)(struct file *file);
 	ssize_t (*read)(struct file *file, struct iov_iter *to, loff_t *pos);
 	ssize_t (*write)(struct file *file, struct iov_iter *from, loff_t *pos);
 	/* NULL: the file cannot seek (ESPIPE). */
@@ -536,6 +540,8 @@ struct fs_struct {
 struct file *fcheck(int fd);
 /* Install file at fd (closing what was there). Takes over the reference. */
 void fd_install(struct files_struct *files, int fd, struct file *file, bool cloexec);
+/* A descriptor's reference to file goes: ->flush, then fput (NULL: none). */
+void filp_close(struct file *file);
 /* Lowest free descriptor >= start, or -EMFILE. */
 int get_unused_fd(struct files_struct *files, int start);
 /* Detach fd from the table; returns its file (reference passes to caller) or NULL. */

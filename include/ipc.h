@@ -17,6 +17,7 @@
 #include <nsproxy.h>
 
 struct task;
+struct super_block;
 
 /*
  * A lock for one IPC structure. The kernel runs on one CPU and is not
@@ -69,6 +70,13 @@ struct ipc_namespace {
 	uint64_t shm_ctlmax, shm_ctlall;
 	int shm_ctlmni, shm_rmid_forced;
 	uint64_t shm_tot;       /* pages in all segments */
+	/* POSIX message queues (ipc/mqueue.c): the filesystem that holds
+	 * them (mounted nowhere, as Linux's mq_mnt; it counts its queues,
+	 * since a queue may outlive the namespace while a descriptor is
+	 * open) and /proc/sys/fs/mqueue/{queues_max,msg_max,msgsize_max,
+	 * msg_default,msgsize_default}. */
+	struct super_block *mq_sb;
+	int mq_queues_max, mq_msg_max, mq_msgsize_max, mq_msg_default, mq_msgsize_default;
 };
 
 extern struct ipc_namespace init_ipc_ns;
@@ -94,3 +102,7 @@ static inline struct ipc_namespace *get_ipc_ns(struct ipc_namespace *ns)
 void sem_exit_ns(struct ipc_namespace *ns);
 void msg_exit_ns(struct ipc_namespace *ns);
 void shm_exit_ns(struct ipc_namespace *ns);
+/* ipc/mqueue.c: the namespace's mqueue filesystem, made with it (0 or
+ * -ENOMEM) and let go with it. */
+int mq_init_ns(struct ipc_namespace *ns);
+void mq_exit_ns(struct ipc_namespace *ns);

@@ -64,12 +64,23 @@ struct ksiginfo {
 			int64_t si_utime, si_stime; /* SIGCHLD */
 		};
 		uint64_t si_addr; /* faults */
+		/* POSIX timers (SI_TIMER): the timer's id and the expirations
+		 * missed, over si_pid and si_uid (si_value is the sigevent's
+		 * value); si_sys_private tells which arming sent it
+		 * (kernel/time/posix-timers.c). */
+		struct {
+			int32_t si_tid, si_overrun;
+			uint64_t si_value_; /* si_value */
+			int32_t si_sys_private;
+		};
 	};
 };
 /* si_code values (Linux's uapi/asm-generic/siginfo.h). */
 #define SI_USER 0
 #define SI_KERNEL 0x80
 #define SI_QUEUE (-1)
+#define SI_TIMER (-2)
+#define SI_MESGQ (-3)
 #define SI_TKILL (-6)
 #define ILL_ILLOPN 2
 #define FPE_INTDIV 1
@@ -88,7 +99,19 @@ struct ksiginfo {
  * its siginfo has a fixed slot (no allocation: interrupts send these); a
  * real-time signal is queued once per send, in order, in kmalloc'd
  * entries, as Linux queues them. */
-struct sigqueue;
+/* A queued siginfo. Most are kmalloc'd by the sender and freed by whoever
+ * takes them; a POSIX timer's is made with the timer (SIGQUEUE_PREALLOC):
+ * in a pending list at most once at a time, never freed by the taker
+ * (Linux's struct sigqueue). */
+#define SIGQUEUE_PREALLOC 1
+#define SIGQUEUE_CHARGED 2      /* counted against uid's RLIMIT_SIGPENDING */
+struct sigqueue {
+	struct sigqueue *next;
+	struct ksiginfo info;
+	unsigned flags;
+	bool queued;            /* a preallocated one is in some pending list */
+	uid_t uid;
+};
 struct sigpending {
 	uint64_t signal;
 	struct ksiginfo info[SIGRTMIN - 1];
@@ -122,6 +145,10 @@ struct signal_struct {
 	 * jiffies, ITIMER_VIRTUAL user time, ITIMER_PROF user + system time.
 	 * A value of 0 is a disarmed timer. */
 	uint64_t it_value[3], it_interval[3];
+	/* POSIX timers (kernel/time/posix-timers.c), newest first, and the
+	 * id the next timer_create tries first. */
+	struct k_itimer *posix_timers;
+	int posix_timer_id;
 	/* CPU ticks of the threads gone, and of the children reaped. */
 	uint64_t utime, stime, cutime, cstime;
 };
@@ -262,6 +289,9 @@ struct task {
 	/* This thread's CPU time in ticks, counted by the timer. */
 	uint64_t utime, stime;
 	uint64_t start_time;    /* jiffies at fork */
+	/* Execs this task made (Linux's self_exec_id): a POSIX message
+	 * queue's notification does not reach a program its owner exec'd. */
+	uint64_t self_exec_id;
 	/* sched_setscheduler(2): the policy (SCHED_*), the real-time priority
 	 * (1-99 under SCHED_FIFO and SCHED_RR, else 0) and whether fork
 	 * resets them. Kept and reported; the scheduler treats all alike. */
@@ -417,6 +447,21 @@ extern bool need_resched;
 
 /* Called by the timer tick: fire the interval timers that are due. */
 void itimer_tick(bool from_user);
+/* kernel/time/posix-timers.c: the tick fires the POSIX timers that are
+ * due; exec and the end of a process delete its timers (exec also drops
+ * their pending signals); taking a timer's signal re-arms a periodic
+ * timer (called by dequeue_signal with interrupts off). */
+void posix_timers_tick(void);
+void exit_itimers(struct task *t);
+void flush_itimer_signals(void);
+void posixtimer_rearm(struct ksiginfo *info);
+/* /proc/PID/timers: the process's timers, as Linux shows them. */
+struct seq_file;
+int proc_timers_show(struct seq_file *m, struct task *t);
+/* Queue a timer's preallocated entry to thread t, or to its process
+ * (group): 0 queued (or counted as an overrun, if it already was), 1 the
+ * signal is ignored, -1 t is gone (Linux's send_sigqueue). */
+int send_sigqueue(struct sigqueue *q, struct task *t, bool group);
 
 /* A vfork parent sleeps until its child execs or exits; both call this. */
 void vfork_release(struct task *child);

@@ -126,6 +126,12 @@
 	X(201, time)                                                           \
 	/* kernel/time/itimer.c */                                              \
 	X(37, alarm) X(36, getitimer) X(38, setitimer)                         \
+	/* kernel/time/posix-timers.c */                                       \
+	X(222, timer_create) X(223, timer_settime) X(224, timer_gettime)       \
+	X(225, timer_getoverrun) X(226, timer_delete)                          \
+	/* ipc/mqueue_msg.c */                                                 \
+	X(240, mq_open) X(241, mq_unlink) X(242, mq_timedsend)                 \
+	X(243, mq_timedreceive) X(244, mq_notify) X(245, mq_getsetattr)        \
 	/* kernel/module/main.c */                                             \
 	X(175, init_module) X(313, finit_module) X(176, delete_module)        \
 	/* net/socket.c, net/socket_call.c, net/socket_msg.c */                \

@@ -30,7 +30,10 @@
 		 { .max_idx = -1, .last_idx = -1, .next_id = -1 } },                     \
 	.sem_ctls = { 32000, 32000 * 32000, 500, 32000 },                                \
 	.msg_ctlmax = 8192, .msg_ctlmnb = 16384, .msg_ctlmni = 32000,                    \
-	.shm_ctlmax = SHMMAX_DEFAULT, .shm_ctlall = SHMMAX_DEFAULT, .shm_ctlmni = 4096
+	.shm_ctlmax = SHMMAX_DEFAULT, .shm_ctlall = SHMMAX_DEFAULT, .shm_ctlmni = 4096,     \
+	/* include/linux/ipc_namespace.h's DFLT_QUEUESMAX, DFLT_MSGMAX, ... */            \
+	.mq_queues_max = 256, .mq_msg_max = 10, .mq_msgsize_max = 8192,                  \
+	.mq_msg_default = 10, .mq_msgsize_default = 8192
 
 struct ipc_namespace init_ipc_ns = {
 	.ns = { .inum = PROC_IPC_INIT_INO, .count = 1, .ops = &ipcns_operations },
@@ -55,7 +58,12 @@ struct ipc_namespace *copy_ipcs(uint64_t flags, struct ipc_namespace *old)
 	if (!ns)
 		return ERR_PTR(-ENOMEM);
 	*ns = defaults;
+	if (mq_init_ns(ns)) {
+		kfree(ns);
+		return ERR_PTR(-ENOMEM);
+	}
 	if (ns_common_init(&ns->ns, &ipcns_operations)) {
+		mq_exit_ns(ns);
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
@@ -68,6 +76,7 @@ static void free_ipc_ns(struct ipc_namespace *ns)
 	sem_exit_ns(ns);
 	msg_exit_ns(ns);
 	shm_exit_ns(ns);
+	mq_exit_ns(ns);
 	ns_free_inum(ns->ns.inum);
 	kfree(ns);
 }

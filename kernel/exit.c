@@ -212,6 +212,7 @@ void do_exit(int status)
 	if (group_dead) {
 		disassociate_ctty(); /* a session leader lets go of its terminal */
 		memset(s->it_value, 0, sizeof(s->it_value));
+		exit_itimers(t); /* POSIX timers: kernel/time/posix-timers.c */
 	}
 	if (t->files)
 		files_put(t->files);

@@ -54,10 +54,11 @@ static void put_number(struct outbuf *o, uint64_t v, int base, bool neg,
 	if (!left && zero)
 		for (int i = n; i < width; i++)
 			put(o, '0');
+	int ndigits = n;
 	while (n)
 		put(o, tmp[--n]);
-	if (left)
-		for (int i = n + (int)(neg ? 1 : 0); i < width; i++)
+	if (left) /* width already counts the sign */
+		for (int i = ndigits; i < width; i++)
 			put(o, ' ');
 }
 

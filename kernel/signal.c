@@ -36,6 +36,7 @@
 #include <kernel.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/user_namespace.h>
 #include <mm.h>
 #include <proc_fs.h>
 #include <sched.h>
@@ -53,16 +54,6 @@ int setup_rt_frame(const struct ksiginfo *info, struct k_sigaction *ka, struct t
 /* Taken before the others: the signals of the thread's own faults. */
 #define SYNCHRONOUS (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
 		     sigmask(SIGFPE) | sigmask(SIGSYS))
-/* At most this many real-time signals wait in one pending set (Linux
- * counts RLIMIT_SIGPENDING per user; this bounds the memory a sender can
- * make a blocked receiver hold). */
-#define MAX_QUEUED_RT 1024
-
-/* A queued real-time signal. */
-struct sigqueue {
-	struct sigqueue *next;
-	struct ksiginfo info;
-};
 
 static bool valid_signal(int sig) { return sig >= 1 && sig <= NSIG; }
 
@@ -73,12 +64,40 @@ static struct k_sigaction *sigaction_of(struct task *t, int sig)
 
 /* ---- pending sets ---- */
 
-static int count_queued(const struct sigpending *p)
+/*
+ * A new entry for a real-time signal to t. Each one counts against the
+ * RLIMIT_SIGPENDING of t's user until it is taken, as Linux's
+ * __sigqueue_alloc counts them (with no exception for real-time signals):
+ * NULL past the limit or out of memory. Only system calls send real-time
+ * signals, so kmalloc is safe.
+ */
+static struct sigqueue *sigqueue_alloc(struct task *t)
 {
-	int n = 0;
-	for (struct sigqueue *q = p->rt_queue; q; q = q->next)
-		n++;
-	return n;
+	uid_t uid = task_cred(t)->uid;
+	struct sigqueue *q;
+
+	if (!inc_rlimit_ucounts_max(uid, UCOUNT_RLIMIT_SIGPENDING, 1, t->rlim[RLIMIT_SIGPENDING].cur))
+		return NULL;
+	q = kmalloc(sizeof(*q));
+	if (!q) {
+		dec_rlimit_ucounts(uid, UCOUNT_RLIMIT_SIGPENDING, 1);
+		return NULL;
+	}
+	*q = (struct sigqueue){ .flags = SIGQUEUE_CHARGED, .uid = uid };
+	return q;
+}
+
+/* q has left its pending list: a timer's stays the timer's, and is not
+ * re-armed (as Linux, a periodic timer whose signal is flushed stops). */
+static void sigqueue_unlink(struct sigqueue *q)
+{
+	if (q->flags & SIGQUEUE_PREALLOC) {
+		q->queued = false;
+		return;
+	}
+	if (q->flags & SIGQUEUE_CHARGED)
+		dec_rlimit_ucounts(q->uid, UCOUNT_RLIMIT_SIGPENDING, 1);
+	kfree(q);
 }
 
 /* Forget the signals of mask in pending set p (and their siginfo). */
@@ -89,7 +108,7 @@ static void flush_sigqueue_mask(struct sigpending *p, uint64_t mask)
 		struct sigqueue *q = *pp;
 		if (mask & sigmask(q->info.si_signo)) {
 			*pp = q->next;
-			kfree(q);
+			sigqueue_unlink(q);
 		} else {
 			pp = &q->next;
 		}
@@ -283,8 +302,7 @@ int send_sig_info(const struct ksiginfo *uinfo, struct task *t, bool group)
 			goto out; /* a standard signal is pending once */
 		pending->info[sig - 1] = *info;
 	} else {
-		/* Only system calls send real-time signals: kmalloc is safe. */
-		struct sigqueue *q = count_queued(pending) < MAX_QUEUED_RT ? kmalloc(sizeof(*q)) : NULL;
+		struct sigqueue *q = sigqueue_alloc(t);
 		if (!q) {
 			if (info->si_code != SI_USER) {
 				ret = -EAGAIN;
@@ -294,7 +312,6 @@ int send_sig_info(const struct ksiginfo *uinfo, struct task *t, bool group)
 			struct sigqueue **pp = &pending->rt_queue;
 			while (*pp)
 				pp = &(*pp)->next;
-			q->next = NULL;
 			q->info = *info;
 			*pp = q;
 		}
@@ -305,6 +322,65 @@ int send_sig_info(const struct ksiginfo *uinfo, struct task *t, bool group)
 out:
 	irq_restore(irq);
 	return ret;
+}
+
+int send_sigqueue(struct sigqueue *q, struct task *t, bool group)
+{
+	int sig = q->info.si_signo, ret = -1;
+	uint64_t irq = irq_save();
+
+	if (!t || !t->signal || t->state == TASK_ZOMBIE || t->state == TASK_DEAD)
+		goto out;
+	ret = 1;
+	if (!prepare_signal(sig, t, false))
+		goto out;
+	ret = 0;
+	if (q->queued) { /* not yet taken: one more expiration missed */
+		q->info.si_overrun++;
+		goto out;
+	}
+	q->info.si_overrun = 0;
+	struct sigpending *pending = group ? &t->signal->shared_pending : &t->pending;
+	struct sigqueue **pp = &pending->rt_queue;
+	while (*pp)
+		pp = &(*pp)->next;
+	q->next = NULL;
+	q->queued = true;
+	*pp = q;
+	pending->signal |= sigmask(sig);
+	signalfd_notify();
+	complete_signal(sig, t, group);
+out:
+	irq_restore(irq);
+	return ret;
+}
+
+/* exec: the signals of the old program's timers are dropped. */
+static void flush_itimer_pending(struct sigpending *p)
+{
+	uint64_t dropped = 0, kept = 0;
+
+	for (struct sigqueue **pp = &p->rt_queue; *pp;) {
+		struct sigqueue *q = *pp;
+		if (q->info.si_code == SI_TIMER) {
+			dropped |= sigmask(q->info.si_signo);
+			*pp = q->next;
+			sigqueue_unlink(q);
+		} else {
+			kept |= sigmask(q->info.si_signo);
+			pp = &q->next;
+		}
+	}
+	p->signal &= ~(dropped & ~kept);
+}
+
+void flush_itimer_signals(void)
+{
+	uint64_t irq = irq_save();
+
+	flush_itimer_pending(&current->pending);
+	flush_itimer_pending(&current->signal->shared_pending);
+	irq_restore(irq);
 }
 
 void zap_other_threads(struct task *p)
@@ -535,34 +611,39 @@ static int next_signal(uint64_t x)
 	return __builtin_ctzl(x) + 1;
 }
 
-/* Take sig off pending set p, with its siginfo. */
-static void collect_signal(struct sigpending *p, int sig, struct ksiginfo *info)
+/* Take sig's first queued entry off pending set p into *info; whether
+ * another entry of sig stays queued. False and no entry: *info untouched. */
+static bool take_queued(struct sigpending *p, int sig, struct ksiginfo *info, bool *found)
 {
-	if (sig < SIGRTMIN) {
-		*info = p->info[sig - 1];
-		p->signal &= ~sigmask(sig);
-		return;
-	}
 	struct sigqueue **pp = &p->rt_queue, *first = NULL;
-	bool more = false;
+
 	while (*pp) {
 		if ((*pp)->info.si_signo == sig) {
-			if (first) {
-				more = true; /* another instance stays pending */
-				break;
-			}
+			if (first)
+				return *found = true; /* another instance stays pending */
 			first = *pp;
 			*pp = first->next;
+			*info = first->info;
+			sigqueue_unlink(first);
+			*found = true;
 			continue;
 		}
 		pp = &(*pp)->next;
 	}
-	if (first) {
-		*info = first->info;
-		kfree(first);
-	} else {
-		/* Sent when no entry could be queued. */
-		*info = (struct ksiginfo){ .si_signo = sig, .si_code = SI_USER };
+	return false;
+}
+
+/* Take sig off pending set p, with its siginfo. A standard signal has its
+ * slot, but a timer's entry is queued, as a real-time signal's is. */
+static void collect_signal(struct sigpending *p, int sig, struct ksiginfo *info)
+{
+	bool found = false, more = take_queued(p, sig, info, &found);
+
+	if (!found) {
+		if (sig < SIGRTMIN)
+			*info = p->info[sig - 1];
+		else /* sent when no entry could be queued */
+			*info = (struct ksiginfo){ .si_signo = sig, .si_code = SI_USER };
 	}
 	if (!more)
 		p->signal &= ~sigmask(sig);
@@ -582,6 +663,9 @@ int dequeue_signal(uint64_t allowed, struct ksiginfo *info)
 	if (x) {
 		sig = next_signal(x);
 		collect_signal(p, sig, info);
+		/* A periodic timer goes on once its signal is taken. */
+		if (info->si_code == SI_TIMER && info->si_sys_private)
+			posixtimer_rearm(info);
 	}
 	irq_restore(irq);
 	return sig;

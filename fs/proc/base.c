@@ -532,7 +532,11 @@ static const struct pid_entry pid_entries[] = {
 	{ "smaps", S_IFREG | 0444, show_smaps, NULL, NULL, true, NULL },
 	{ "smaps_rollup", S_IFREG | 0444, show_smaps_rollup, NULL, NULL, true, NULL },
 	{ "wchan", S_IFREG | 0444, show_wchan, NULL, NULL, false, NULL },
+	/* The last: a thread's directory has no timers (a process's own). */
+	{ "timers", S_IFREG | 0444, proc_timers_show, NULL, NULL, false, NULL },
 };
+/* How many of pid_entries a process's or a thread's directory shows. */
+#define NR_PID_ENTRIES(thread) (ARRAY_SIZE(pid_entries) - ((thread) ? 1 : 0))
 
 /* Opening a per-process file: the restricted ones only for those who may
  * look into the process (Linux's proc_mem_open: EACCES). */
@@ -711,7 +715,7 @@ static struct dentry *proc_pid_base_lookup(struct inode *dir, struct dentry *par
 
 	if (!t)
 		return NULL;
-	for (size_t i = PROC_I(dir)->thread ? 1 : 0; i < ARRAY_SIZE(pid_entries); i++) {
+	for (size_t i = PROC_I(dir)->thread ? 1 : 0; i < NR_PID_ENTRIES(PROC_I(dir)->thread); i++) {
 		const struct pid_entry *p = &pid_entries[i];
 
 		if (strlen(p->name) != len || memcmp(p->name, name, len) != 0)
@@ -760,7 +764,7 @@ static int proc_pid_base_readdir(struct file *file, struct dir_context *ctx)
 	if (!dir_emit_dots(ctx, inode->i_ino, thread ? pid_ino(t->tgid, TASK_INO) : PROC_ROOT_INO))
 		return 0;
 	size_t first = thread ? 1 : 0;
-	for (size_t i = first + ctx->pos - DIR_POS_FIRST; i < ARRAY_SIZE(pid_entries); i++) {
+	for (size_t i = first + ctx->pos - DIR_POS_FIRST; i < NR_PID_ENTRIES(thread); i++) {
 		const struct pid_entry *p = &pid_entries[i];
 		ino_t ino = i == PE_TASK ? pid_ino(t->pid, TASK_INO) : pid_ino(t->pid, 1 + i);
 		if (!dir_emit(ctx, p->name, strlen(p->name), ino, mode_to_dt(p->mode)))

@@ -92,6 +92,7 @@ void itimer_tick(bool from_user)
 			countdown(current, ITIMER_VIRTUAL);
 		countdown(current, ITIMER_PROF);
 	}
+	posix_timers_tick(); /* kernel/time/posix-timers.c */
 }
 
 long sys_getitimer(int which, struct itimerval __user *value)

@@ -8,6 +8,7 @@
 #include <time_namespace.h>
 #include <timekeeping.h>
 #include <uaccess.h>
+#include "posix-timers.h"
 
 /* The clock ids are in include/timekeeping.h. CLOCK_TAI is ahead of UTC by
  * the TAI offset adjtimex sets, which is 0 until someone sets it (no
@@ -37,14 +38,12 @@ long sys_clock_gettime(int clock, struct timespec __user *tp)
 		ts = (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 		break;
 	}
-	/* No CPU-time accounting yet: a process's CPU clock is approximated
-	 * by the monotonic clock. */
-	case CLOCK_PROCESS_CPUTIME_ID:
-	case CLOCK_THREAD_CPUTIME_ID:
-		ktime_get_monotonic(&ts);
-		break;
 	default:
-		return -EINVAL;
+		/* The caller's CPU time, or a pid's as clock_getcpuclockid
+		 * encodes it (kernel/time/posix-cpu-timers.c): the ticks it
+		 * ran, the same time CPU-clock timers count. */
+		if (!is_cpu_clock(clock) || posix_cpu_clock_get(clock, &ts))
+			return -EINVAL;
 	}
 	return copy_to_user(tp, &ts, sizeof(ts));
 }
@@ -210,6 +209,11 @@ long sys_clock_getres(int clock, struct timespec __user *res)
 {
 	struct timespec r = { 0, 1 }; /* the TSC clock counts nanoseconds */
 
+	if (clock < 0 && is_cpu_clock(clock)) {
+		if (posix_cpu_clock_getres(clock, &r))
+			return -EINVAL;
+		return res ? copy_to_user(res, &r, sizeof(r)) : 0;
+	}
 	if ((clock < CLOCK_REALTIME || clock > CLOCK_BOOTTIME_ALARM) && clock != CLOCK_TAI)
 		return -EINVAL;
 	if (clock == CLOCK_REALTIME_COARSE || clock == CLOCK_MONOTONIC_COARSE)

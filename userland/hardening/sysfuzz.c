@@ -30,13 +30,15 @@
  * Before and after, the free memory is measured (after a warm-up run, so
  * that tables the kernel keeps once made are counted in); the scratch
  * directory and its mounts are removed first, and so are the System V
- * shared memory segments the calls made (they outlive their processes). The last line says
+ * shared memory segments, semaphore sets and message queues and the POSIX
+ * message queues the calls made (they outlive their processes). The last line says
  *   sysfuzz: kernel alive, free memory back to baseline
  * or by how much it differs. -v logs every batch on stderr; -b FIRST-LAST
  * makes only those batches (numbered from 0 in the run, both phases), the
  * others count as done at once: a way to find the batch that does harm.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -541,12 +543,40 @@ static void remove_ipc_objects(void)
 	}
 }
 
+/* Remove the POSIX message queues the calls made (mq_open takes its
+ * names from the paths above): they too outlive their processes. Seen
+ * through a mount of the mqueue filesystem of our own. */
+static void remove_mqueues(void)
+{
+	const char *dir = "/tmp/sysfuzz-mqueue";
+	char *names[256];
+	int n = 0;
+
+	mkdir(dir, 0700);
+	if (mount("none", dir, "mqueue", 0, NULL) == 0) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d)) && n < 256)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				names[n++] = strdup(e->d_name);
+		if (d)
+			closedir(d);
+		for (int i = 0; i < n; i++) {
+			syscall(SYS_mq_unlink, names[i]);
+			free(names[i]);
+		}
+		umount(dir);
+	}
+	rmdir(dir);
+}
+
 static void scratch_remove(void)
 {
 	unmount_all();
 	chmod(SCRATCH, 0755);
 	remove_tree(SCRATCH);
 	remove_ipc_objects();
+	remove_mqueues();
 }
 
 static void scratch_make(void)
