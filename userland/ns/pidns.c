@@ -11,6 +11,7 @@
  * the initial one differ from Linux's (it has many kernel threads).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -470,15 +471,20 @@ static void setns_pid(void)
 
 /* ---- a proc mount of the namespace, ns_last_pid ---------------------------------- */
 
+/* The numeric entries of /proc, as readdir gives them (in-process: a
+ * pipeline's processes would race with its ls). */
 static void list_proc(void)
 {
-	char line[64];
-	FILE *ls = popen("ls /proc | grep '^[0-9]' | tr '\\n' ' '", "r");
+	DIR *d = opendir("/proc");
+	struct dirent *e;
 
-	if (ls && fgets(line, sizeof(line), ls))
-		printf("/proc lists: %s\n", line);
-	if (ls)
-		pclose(ls);
+	printf("/proc lists:");
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+			printf(" %s", e->d_name);
+	printf("\n");
+	if (d)
+		closedir(d);
 }
 
 static int proc_init(void)
