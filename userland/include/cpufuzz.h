@@ -5,7 +5,10 @@
  *
  *  - cpu_syscall: a system call made with random flags in RFLAGS (NT, TF,
  *    AC, DF, RF, ID, the arithmetic ones; IOPL and IF too, which the CPU
- *    ignores at user privilege) and random selectors in DS, ES, GS and SS.
+ *    ignores at user privilege) and random selectors in DS, ES, GS and SS;
+ *    now and then with LDT entries made first (so that LDT selectors
+ *    load), and the call itself clearing the entry GS holds, whose stale
+ *    selector the kernel must survive reloading when it switches back.
  *  - cpu_sigreturn: rt_sigreturn on a random frame: any CS, SS, RIP (none
  *    that lands in the program's own code), flags, FPU state pointer,
  *    signal mask and alternate stack.
@@ -26,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 
@@ -56,11 +60,28 @@ static const unsigned char trap_snippets[][16] = {
 #define N_SNIPPETS (sizeof(trap_snippets) / sizeof(trap_snippets[0]))
 
 /* Selectors: Linux's (and ours) for user code and data, the kernel's,
- * the TSS, LDT selectors (there is no LDT), null ones. */
+ * the TSS, LDT selectors (entries 0 to 3: see cpu_ldt), null ones. */
 static const uint16_t selectors[] = {
 	0x33, 0x2b, 0x23, 0x33, 0x2b, 0x23, 0, 3, 0x08, 0x0b, 0x10, 0x13,
-	0x18, 0x1b, 0x38, 0x3b, 0x43, 0x47, 0x4f, 0x7b, 0xffff,
+	0x18, 0x1b, 0x38, 0x3b, 0x43, 0x47, 0x4f, 0x7b, 0xffff, 0x7, 0xf, 0x17, 0x1f,
 };
+
+/* modify_ldt's entry (Linux's asm/ldt.h). */
+struct cpu_user_desc {
+	unsigned int entry_number, base_addr, limit;
+	unsigned int seg_32bit : 1, contents : 2, read_exec_only : 1, limit_in_pages : 1,
+		seg_not_present : 1, useable : 1, lm : 1;
+};
+
+/* LDT entries 0 to 3 as present data segments of random base. */
+static void cpu_ldt(void)
+{
+	struct cpu_user_desc d = { .base_addr = (unsigned)rnd(), .limit = 0xfffff, .seg_32bit = 1,
+				   .limit_in_pages = 1 };
+
+	for (d.entry_number = 0; d.entry_number < 4; d.entry_number++)
+		syscall(154 /* modify_ldt */, 1, &d, sizeof(d));
+}
 
 static uint16_t selector(void)
 {
@@ -126,11 +147,11 @@ static uint64_t harmless_nr(void)
 
 /* System call nr(a) with random flags and selectors; its result, or 0
  * when a signal cut it short. nr must be safe to make (tamed). */
-static long cpu_syscall(long nr, const uint64_t a[6])
+static long cpu_syscall_gs(long nr, const uint64_t a[6], uint64_t gs)
 {
 	/* CF PF AF ZF SF TF DF OF IOPL NT RF AC ID, and IF always. */
 	uint64_t flags = (rnd() & 0x257fd5) | 0x202;
-	uint64_t ds = selector(), es = selector(), gs = selector();
+	uint64_t ds = selector(), es = selector();
 	uint64_t ss = below(4) ? 0x2b : selector();
 	long ret = 0;
 
@@ -159,6 +180,23 @@ static long cpu_syscall(long nr, const uint64_t a[6])
 	cpu_armed = 0;
 	cpu_reset_state();
 	return ret;
+}
+
+/* System call nr(a) with random flags and selectors (cpu_syscall_gs);
+ * now and then with LDT entries made first and GS on one of them, the
+ * call then being modify_ldt clearing that entry. */
+static long cpu_syscall(long nr, const uint64_t a[6])
+{
+	uint64_t clear[6] = { 1, (uint64_t)cpu_frame, sizeof(struct cpu_user_desc) };
+	struct cpu_user_desc d = { .entry_number = below(4) };
+
+	if (below(16))
+		return cpu_syscall_gs(nr, a, selector());
+	cpu_ldt();
+	if (below(2))
+		return cpu_syscall_gs(nr, a, selector());
+	memcpy(cpu_frame, &d, sizeof(d));
+	return cpu_syscall_gs(154 /* modify_ldt */, clear, (d.entry_number << 3) | 7);
 }
 
 /* Where a random frame may send the CPU: a trap snippet (mostly), or
