@@ -421,7 +421,7 @@ static int ramfs_rename(struct inode *old_dir, struct dentry *old_dentry,
 	return 0;
 }
 
-static int ramfs_iterate(struct file *file, struct dir_context *ctx)
+int dcache_readdir(struct file *file, struct dir_context *ctx)
 {
 	struct dentry *dir = file->f_dentry, *parent = dir->d_parent;
 
@@ -483,7 +483,7 @@ static const struct file_operations ramfs_file_fops = {
 
 static const struct file_operations ramfs_dir_fops = {
 	.llseek = ramfs_dir_llseek,
-	.iterate = ramfs_iterate,
+	.iterate = dcache_readdir,
 };
 
 struct inode *ramfs_get_inode(struct super_block *sb, mode_t mode, dev_t rdev)

@@ -237,6 +237,10 @@ bool inode_owner_or_capable(struct inode *inode);
 /* A write or truncate by someone without CAP_FSETID drops the file's
  * set-user-ID bit, and its set-group-ID bit if the group may execute it. */
 void inode_kill_suid(struct inode *inode);
+/* readdir of a directory whose names are all its linked dentries (ramfs,
+ * tmpfs, mqueue; Linux's dcache_readdir, fs/ramfs.c): ".", "..", then the
+ * children in creation order. */
+int dcache_readdir(struct file *file, struct dir_context *ctx);
 /*
  * RLIMIT_FSIZE, the largest file a process may make (Linux's
  * generic_write_check_limits and inode_newsize_ok): a write to a regular

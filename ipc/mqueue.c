@@ -169,24 +169,6 @@ static int mqueue_unlink_inode(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
-static int mqueue_iterate(struct file *file, struct dir_context *ctx)
-{
-	struct dentry *dir = file->f_dentry, *parent = dir->d_parent;
-
-	if (parent == dir && d_covers(dir)) /* the mount's root: ".." is above it */
-		parent = d_covers(dir)->d_parent;
-	if (!dir_emit_dots(ctx, dir->d_inode->i_ino, parent->d_inode->i_ino))
-		return 0;
-	for (struct dentry *d = dir->d_first_child; d; d = d->d_next) {
-		if ((loff_t)d->d_pos < ctx->pos)
-			continue;
-		if (!dir_emit(ctx, d->d_name, d->d_namelen, d->d_inode->i_ino, DT_REG))
-			return 0;
-		ctx->pos = d->d_pos + 1;
-	}
-	return 0;
-}
-
 static const struct inode_operations mqueue_dir_iops = {
 	.create = mqueue_create,
 	.unlink = mqueue_unlink_inode,
@@ -198,7 +180,7 @@ static const struct inode_operations mqueue_file_iops = {
 
 static const struct file_operations mqueue_dir_fops = {
 	.llseek = generic_file_llseek,
-	.iterate = mqueue_iterate,
+	.iterate = dcache_readdir,
 };
 
 /* ---- the queue file ---- */
