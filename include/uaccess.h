@@ -25,6 +25,14 @@ long strncpy_from_user(char *dst, const char __user *src, long n);
  */
 long strnlen_user(const char __user *s, long n);
 
+/*
+ * The user address of a field of a user struct. A user may pass a struct at
+ * any address, and in C `&p->member` on a misaligned p is undefined, so the
+ * field is reached by its byte offset.
+ */
+#define user_member(ptr, type, member) \
+	((void __user *)((char __user *)(ptr) + offsetof(type, member)))
+
 static inline int get_user_u64(uint64_t *dst, const void __user *src)
 {
 	return copy_from_user(dst, src, sizeof(*dst));

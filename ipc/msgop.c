@@ -142,18 +142,19 @@ static long msgsnd_locked(struct ipc_namespace *ns, int msqid, struct msg_msg *m
 	return 0;
 }
 
+/* The user's struct msgbuf: any address is accepted, as on Linux. */
 struct msgbuf_user {
 	long mtype;
 	char mtext[];
 };
 
-long sys_msgsnd(int msqid, struct msgbuf_user __user *msgp, size_t msgsz, int msgflg)
+long sys_msgsnd(int msqid, void __user *msgp, size_t msgsz, int msgflg)
 {
 	struct ipc_namespace *ns = current_ipc_ns();
 	struct msg_msg *msg;
 	long mtype, err;
 
-	if (copy_from_user(&mtype, &msgp->mtype, sizeof(mtype)))
+	if (copy_from_user(&mtype, user_member(msgp, struct msgbuf_user, mtype), sizeof(mtype)))
 		return -EFAULT;
 	if (msgsz > (size_t)ns->msg_ctlmax || (long)msgsz < 0 || msqid < 0 || mtype < 1)
 		return -EINVAL;
@@ -161,7 +162,7 @@ long sys_msgsnd(int msqid, struct msgbuf_user __user *msgp, size_t msgsz, int ms
 		return -ENOMEM;
 	msg->m_type = mtype;
 	msg->m_ts = msgsz;
-	if (copy_from_user(msg->m_text, msgp->mtext, msgsz)) {
+	if (copy_from_user(msg->m_text, user_member(msgp, struct msgbuf_user, mtext), msgsz)) {
 		kfree(msg);
 		return -EFAULT;
 	}
@@ -291,7 +292,7 @@ static int convert_mode(long *msgtyp, int msgflg)
 	return (msgflg & MSG_EXCEPT) ? SEARCH_NOTEQUAL : SEARCH_EQUAL;
 }
 
-long sys_msgrcv(int msqid, struct msgbuf_user __user *msgp, size_t msgsz, long msgtyp, int msgflg)
+long sys_msgrcv(int msqid, void __user *msgp, size_t msgsz, long msgtyp, int msgflg)
 {
 	struct ipc_namespace *ns = current_ipc_ns();
 	struct msgrcv_args a = { .msgtyp = msgtyp, .msgflg = msgflg, .bufsz = msgsz };
@@ -309,8 +310,10 @@ long sys_msgrcv(int msqid, struct msgbuf_user __user *msgp, size_t msgsz, long m
 		return PTR_ERR(msg);
 	/* Taken out already: a fault here loses it, as in Linux. */
 	size_t n = MIN(msgsz, msg->m_ts);
-	long ret = copy_to_user(&msgp->mtype, &msg->m_type, sizeof(long)) ||
-				   copy_to_user(msgp->mtext, msg->m_text, n) ? -EFAULT : (long)n;
+	void __user *mtype = user_member(msgp, struct msgbuf_user, mtype);
+	void __user *mtext = user_member(msgp, struct msgbuf_user, mtext);
+	long ret = copy_to_user(mtype, &msg->m_type, sizeof(long)) ||
+		   copy_to_user(mtext, msg->m_text, n) ? -EFAULT : (long)n;
 	kfree(msg);
 	return ret;
 }

@@ -161,9 +161,9 @@ static long do_recvmsg(struct file *file, struct socket *sock, struct user_msghd
 	if (err < 0)
 		return err;
 	if (um.msg_name)
-		err2 = move_addr_to_user(address, msg.msg_namelen, um.msg_name, &umsg->msg_namelen);
-	if (!err2 && (copy_to_user(&umsg->msg_flags, &msg.msg_flags, sizeof(msg.msg_flags)) ||
-		      copy_to_user(&umsg->msg_controllen, &msg.msg_control_used, sizeof(size_t))))
+		err2 = move_addr_to_user(address, msg.msg_namelen, um.msg_name, user_member(umsg, struct user_msghdr, msg_namelen));
+	if (!err2 && (copy_to_user(user_member(umsg, struct user_msghdr, msg_flags), &msg.msg_flags, sizeof(msg.msg_flags)) ||
+		      copy_to_user(user_member(umsg, struct user_msghdr, msg_controllen), &msg.msg_control_used, sizeof(size_t))))
 		err2 = -EFAULT;
 	return err2 ? err2 : err;
 }
