@@ -372,9 +372,21 @@ $(B)/modules-root.stamp: $(MOD_KO) scripts/modules-install.sh scripts/depmod.sh 
 		$(MODULES_BUILTIN)
 	@touch $@
 
+# The kernel's symbols in address order, as Linux's System.map lists them
+# (no absolute, debugging, undefined or weak-undefined ones, no local
+# labels): the profiler's readprofile reads it (docs/measuring.md).
+$(B)/System.map: $(B)/kernel
+	@echo "  SYSMAP  $@"
+	@$(NM) -n $< | grep -v ' [aNUw] \| \.L' > $@
+
+# util-linux's readprofile, from Debian's package, for the profiler.
+READPROFILE_BIN := $(U)/util-linux/root/usr/sbin/readprofile
+
 initramfs: $(B)/initramfs.cpio
-$(B)/initramfs.cpio: initramfs-inputs
-	@BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
+$(B)/initramfs.cpio: initramfs-inputs $(B)/System.map
+	@scripts/fetch-debian.sh $(U)/util-linux util-linux
+	@SYSTEM_MAP=$(B)/System.map READPROFILE=$$(test -x $(READPROFILE_BIN) && echo $(READPROFILE_BIN)) \
+		BUSYBOX=$(if $(filter yes,$(WITH_BUSYBOX)),$$(test -x $(BUSYBOX_BIN) && echo $(BUSYBOX_BIN))) \
 		QEMU_USER_ROOT=$(if $(filter yes,$(WITH_QEMU_USER)),$$(test -f $(QEMU_USER_ROOT)/usr/lib/binfmt.d/qemu-aarch64.conf && echo $(QEMU_USER_ROOT))) \
 		MUSL_LDSO=$(MUSL_LDSO) SHLIBS=$(U)/shlib/libtwice.so \
 		GLIBC_ROOT=$$(test -f $(GLIBC_ROOT)/lib/x86_64-linux-gnu/libc.so.6 && echo $(GLIBC_ROOT)) \
@@ -519,7 +531,7 @@ unit:
 	tests/host/run.sh unit
 
 bench: all
-	tests/bench.sh
+	ICOUNT="$(ICOUNT)" tests/bench.sh
 
 # libFuzzer + ASan + UBSan builds of the parsers (Debian's clang).
 FUZZ_RUNS ?= 100000

@@ -55,6 +55,12 @@ typedef int (*proc_write_t)(const char *buf, size_t count);
  * fails with EIO). Returns 0, -EEXIST, -EINVAL (bad path) or -ENOMEM.
  */
 int proc_create(const char *path, mode_t mode, proc_show_t show, proc_write_t write);
+/*
+ * The same for a file whose size is known and fixed, which stat and lseek
+ * report (Linux's proc_set_size), e.g. the binary /proc/profile.
+ */
+int proc_create_size(const char *path, mode_t mode, loff_t size, proc_show_t show,
+		     proc_write_t write);
 /* An empty directory (mode 0555), e.g. "sys/fs/binfmt_misc". 0 or -errno. */
 int proc_mkdir(const char *path);
 /* A symbolic link to a fixed target, e.g. "mounts" -> "self/mounts". */

@@ -17,6 +17,7 @@
 #include <kernel.h>
 #include <linux/binfmts.h>
 #include <log_buf.h>
+#include <profile.h>
 #include <security.h>
 #include <string.h>
 #include <vm.h>
@@ -115,6 +116,10 @@ static void handle_word(char *word)
 	}
 	if (param_is(word, namelen, "exectrace")) { /* fs/exec_trace.c */
 		exec_trace_set(true);
+		return;
+	}
+	if (param_is(word, namelen, "profile") && value) { /* kernel/profile.c */
+		profile_setup(value);
 		return;
 	}
 	if (param_is(word, namelen, "lsm") && value) { /* security/security.c */

@@ -43,6 +43,11 @@
 # /usr/lib/binfmt.d/qemu-aarch64.conf, /usr/share/binfmts/qemu-aarch64):
 # /usr/lib/exec-tests/hello-aarch64 and /usr/lib/exec-tests/args-aarch64 run through it.
 #
+# SYSTEM_MAP=PATH (the kernel's symbols, as the build writes them) goes to
+# /boot/System.map, and READPROFILE=PATH (util-linux's readprofile, from
+# Debian's package) to /usr/sbin/readprofile, where Debian puts them: the
+# profiler's tools (docs/measuring.md).
+#
 # Every file gets the same time stamp, MTIME (seconds since the epoch;
 # default 1421625600, 2015-01-19 UTC, the month of LWN's "How programs get
 # run"): the archive is then the same from build to build, and `ls -l`
@@ -78,13 +83,13 @@ rootfs=$(dirname "$0")/../userland/rootfs
 fingerprint() {
 	local files=("$0" "$userland" "${overlays[@]}")
 	[ -d "$rootfs" ] && files+=("$rootfs")
-	for var in QEMU_USER_ROOT MUSL_LDSO GLIBC_ROOT MODULES_TREE BUSYBOX; do
+	for var in QEMU_USER_ROOT MUSL_LDSO GLIBC_ROOT MODULES_TREE BUSYBOX SYSTEM_MAP READPROFILE; do
 		[ -n "${!var:-}" ] && files+=("${!var}")
 	done
 	# shellcheck disable=SC2206 # SHLIBS is a list of paths
 	files+=(${SHLIBS:-})
 	echo "$*" "${MTIME:-}" "${PROGRAMS:-}" "${QEMU_USER_ROOT:-}" "${MUSL_LDSO:-}" "${GLIBC_ROOT:-}" \
-		"${MODULES_TREE:-}" "${BUSYBOX:-}" "${SHLIBS:-}"
+		"${MODULES_TREE:-}" "${BUSYBOX:-}" "${SHLIBS:-}" "${SYSTEM_MAP:-}" "${READPROFILE:-}"
 	find -H "${files[@]}" -printf '%p %s %T@ %m %l\n' | LC_ALL=C sort
 }
 inputs=$(fingerprint "$out" "$userland" "${overlays[@]}")
@@ -153,6 +158,13 @@ if [ -n "${GLIBC_ROOT:-}" ]; then
 		install -m 0755 "$GLIBC_ROOT/lib/x86_64-linux-gnu/$f" "$root/lib/x86_64-linux-gnu/$f"
 	done
 	ln -s /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$root/lib64/ld-linux-x86-64.so.2"
+fi
+
+if [ -n "${SYSTEM_MAP:-}" ]; then
+	install -D -m 0644 "$SYSTEM_MAP" "$root/boot/System.map"
+fi
+if [ -n "${READPROFILE:-}" ]; then
+	install -D -m 0755 "$READPROFILE" "$root/usr/sbin/readprofile"
 fi
 
 if [ -n "${MODULES_TREE:-}" ]; then

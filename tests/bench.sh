@@ -2,10 +2,14 @@
 # bench.sh - print speed and memory figures (make bench). Figures only: no
 # pass or fail, and TCG timings vary by tens of percent between boots.
 #
-# Boots the kernel once with "hello ; bench N true ; forkbench 8 M" (each
-# of them in /usr/lib/exec-tests, as every program below) and prints
+# Boots the kernel once with "hello ; microbench N ; bench N true ;
+# forkbench 8 M" (each of them in /usr/lib/exec-tests, as every program
+# below) and prints
 #  - the host's wall time from QEMU's start to the first line a user
 #    program prints (init's first command),
+#  - what microbench measures: one getppid, one anonymous page fault,
+#    fork + _exit + wait4 of a small process, and the free memory a
+#    sleeping forked child costs, and a sleeping thread,
 #  - what bench measures inside the guest: the guest's clock at its start,
 #    memory, and the time of one fork (or vfork) + execve + wait4 cycle,
 #  - what forkbench measures: fork + exit + wait4 of a process with 8 MiB
@@ -34,7 +38,15 @@
 # If build/oracle/vmlinux exists (make oracle), Linux is booted the same way
 # in the same run, for comparison.
 #
-# Environment: ACCEL=tcg|kvm (default tcg), CYCLES (default 200),
+# ICOUNT=1 counts instructions instead (docs/measuring.md): QEMU runs with
+# -icount shift=0,sleep=off,align=off, where the guest's clock advances one
+# nanosecond per executed instruction, so every "us" a program prints is
+# thousands of instructions, the same from run to run within a few percent
+# and free of the host's load and of TCG's translation time. The table then
+# says "instructions per operation". Without ICOUNT the figures are wall
+# time, what a student feels in make run.
+#
+# Environment: ACCEL=tcg|kvm (default tcg), ICOUNT, CYCLES (default 200),
 # FORK_CYCLES (forkbench's, default 50), BUSYBOX_CYCLES (default 50),
 # KERNEL (default build/kernel), INITRD (default build/initramfs.cpio).
 set -euo pipefail
@@ -44,6 +56,8 @@ ACCEL=${ACCEL:-tcg}
 CYCLES=${CYCLES:-200}
 FORK_CYCLES=${FORK_CYCLES:-50}
 BUSYBOX_CYCLES=${BUSYBOX_CYCLES:-50}
+MICRO_CYCLES=${MICRO_CYCLES:-100}
+ICOUNT=${ICOUNT:-}
 KERNEL=${KERNEL:-build/kernel}
 INITRD=${INITRD:-build/initramfs.cpio}
 LINUX=build/oracle/vmlinux
@@ -54,8 +68,9 @@ seconds() { printf '%d.%03d s' $(($1 / 1000000)) $(($1 / 1000 % 1000)); }
 
 # boot LABEL KERNEL: boot once, print the figures.
 boot() {
-	local label=$1 kernel=$2 start first='' line cpu=(-cpu "max,la57=off")
+	local label=$1 kernel=$2 start first='' line cpu=(-cpu "max,la57=off") icount=()
 	[ "$ACCEL" = tcg ] || cpu=(-cpu host)
+	[ -z "$ICOUNT" ] || icount=(-icount shift=0,sleep=off,align=off)
 
 	echo "== $label ($kernel, $ACCEL)"
 	start=$(now_us)
@@ -67,9 +82,9 @@ boot() {
 			echo "QEMU start to the first user line: $(seconds $((first - start))) (host wall time)"
 		fi
 		[ "$line" = "Hello, world!" ] || [ "$line" = "hello from aarch64" ] || echo "$line"
-	done < <(timeout 600 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" -m 256M \
+	done < <(timeout 900 qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}" "${icount[@]}" -m 256M \
 		-kernel "$kernel" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet -- /usr/lib/exec-tests/hello ; /usr/lib/exec-tests/bench $CYCLES /usr/lib/exec-tests/true ; /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench.plan ; /usr/lib/exec-tests/forkbench 8 $FORK_CYCLES$busybox$qemu" \
+		-append "console=ttyS0 quiet -- /usr/lib/exec-tests/hello ; /usr/lib/exec-tests/microbench $MICRO_CYCLES ; /usr/lib/exec-tests/bench $CYCLES /usr/lib/exec-tests/true ; /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench.plan ; /usr/lib/exec-tests/forkbench 8 $FORK_CYCLES$busybox$qemu" \
 		-serial stdio -display none -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null 2>&1 || echo "QEMU exit status $?")
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
@@ -84,15 +99,30 @@ qemu=
 if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?usr/bin/qemu-aarch64-static' > /dev/null; then
 	qemu=" ; /usr/lib/exec-tests/bm_setup /usr/lib/binfmt.d/qemu-aarch64.conf ; /usr/lib/exec-tests/bench -f /usr/lib/exec-tests/bench-qemu.plan"
 fi
-# The minimum of each "... of X, N cycles: min T us" row: "label<TAB>T".
-mins() { sed -n 's/^\(.*\), [0-9]* cycles: min \([0-9]*\) us.*/\1\t\2/p'; }
+# The minimum of each "... of X, N cycles: min T us" row: "label<TAB>T";
+# "memory per ...: K KiB" rows: "label<TAB>K".
+mins() { sed -n 's/^\(.*\), [0-9]* cycles: min \([0-9.]*\) us.*/\1\t\2/p'; }
+memory() { sed -n 's/^\(memory per [^:]*\): \(-\?[0-9]*\) KiB.*/\1\t\2/p'; }
+# side_by_side HEADING UNIT SCALE: the rows of both kernels joined on their
+# label (stdin: "label<TAB>ours<TAB>Linux"), each figure times SCALE.
+side_by_side() {
+	echo
+	echo "== $1 (ratio = ours / Linux)"
+	awk -F '\t' -v unit="$2" -v scale="$3" '
+		function fig(x) { return sprintf(x < 100 ? "%10.3f" : "%10.0f", x) }
+		{ printf "%-84s %s %s %s %s  %.2fx\n", $1, fig($2 * scale), unit,
+			fig($3 * scale), unit, $3 ? $2 / $3 : 0 }'
+}
+join_rows() { LC_ALL=C join -t $'\t' <($1 <<< "$ours" | LC_ALL=C sort) <($1 <<< "$linux" | LC_ALL=C sort); }
 
 ours=$(boot "our kernel" "$KERNEL" | tee /dev/stderr)
 if [ -f "$LINUX" ]; then
 	echo >&2
 	linux=$(boot "Linux $(cat build/oracle/version 2>/dev/null)" "$LINUX" | tee /dev/stderr)
-	echo
-	echo "== side by side (minimum of each row; ratio = ours / Linux)"
-	LC_ALL=C join -t $'\t' <(mins <<< "$ours" | LC_ALL=C sort) <(mins <<< "$linux" | LC_ALL=C sort) |
-		awk -F '\t' '{ printf "%-84s %8d us %8d us  %.2fx\n", $1, $2, $3, $3 ? $2 / $3 : 0 }'
+	if [ -n "$ICOUNT" ]; then
+		join_rows mins | side_by_side "instructions per operation, minimum of each row" instr 1000
+	else
+		join_rows mins | side_by_side "wall time, minimum of each row" us 1
+	fi
+	join_rows memory | side_by_side "free memory a sleeper costs" KiB 1
 fi

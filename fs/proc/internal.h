@@ -30,6 +30,7 @@ struct proc_dir_entry {
 	ino_t ino;
 	proc_show_t show;               /* files */
 	proc_write_t write;
+	loff_t size;                    /* files: what stat reports */
 	char *link;                     /* symlinks: the target */
 	struct proc_dir_entry *parent;
 	struct proc_dir_entry *first_child, *last_child, *next;

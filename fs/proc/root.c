@@ -7,7 +7,8 @@
  * it, so a text made of several read(2) calls is consistent, and a reader
  * that seeks back to 0 gets a fresh text. If the text does not fit, the
  * buffer is doubled and the show function runs again (up to PROC_MAX_TEXT).
- * /proc files report size 0, as in Linux: readers read to end of file.
+ * /proc files report size 0, as in Linux: readers read to end of file
+ * (but those made by proc_create_size).
  *
  * See internal.h for how entries become inodes and dentries.
  */
@@ -147,7 +148,8 @@ static int pde_create(const char *path, mode_t mode, struct proc_dir_entry **res
 	}
 }
 
-int proc_create(const char *path, mode_t mode, proc_show_t show, proc_write_t write)
+int proc_create_size(const char *path, mode_t mode, loff_t size, proc_show_t show,
+		     proc_write_t write)
 {
 	struct proc_dir_entry *e;
 	int err = pde_create(path, S_IFREG | (mode & 07777), &e);
@@ -156,7 +158,13 @@ int proc_create(const char *path, mode_t mode, proc_show_t show, proc_write_t wr
 		return err;
 	e->show = show;
 	e->write = write;
+	e->size = size;
 	return 0;
+}
+
+int proc_create(const char *path, mode_t mode, proc_show_t show, proc_write_t write)
+{
+	return proc_create_size(path, mode, 0, show, write);
 }
 
 int proc_mkdir(const char *path)
@@ -266,6 +274,7 @@ static struct inode *pde_inode(struct super_block *sb, const struct proc_dir_ent
 	if (!inode)
 		return NULL;
 	PROC_I(inode)->pde = e;
+	inode->i_size = e->size;
 	if (e->link) {
 		size_t len = strlen(e->link);
 		PROC_I(inode)->link = kmalloc(len + 1);

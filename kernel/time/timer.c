@@ -1,9 +1,10 @@
 /*
  * timer.c - the periodic tick: PIT channel 0 at HZ (100) interrupts a
- * second. Each tick counts jiffies, wakes sleepers whose time has come and,
+ * second. Each tick counts jiffies, feeds the profiler (profile=N), wakes sleepers whose time has come and,
  * if it interrupted user code, lets the scheduler pick another task.
  */
 #include <kernel.h>
+#include <profile.h>
 #include <sched.h>
 #include <trap.h>
 #include <x86.h>
@@ -18,6 +19,7 @@ void sched_tick(bool from_user);
 static void timer_interrupt(struct trapframe *tf)
 {
 	jiffies++;
+	profile_tick(tf);
 	sched_tick(trap_from_user(tf));
 }
 

@@ -24,15 +24,20 @@ static inline int cmp_double(const void *a, const void *b)
 }
 
 /* Finish the line the caller began with ", N cycles: min, median, mean"
- * of the n durations t (which this sorts). */
+ * of the n durations t (which this sorts). Rows under 100 us get three
+ * decimals: one system call, one page fault. */
 static inline void print_cycles(double *t, long n)
 {
 	double sum = 0;
+	int decimals = 0;
 
 	for (long i = 0; i < n; i++)
 		sum += t[i];
 	qsort(t, n, sizeof(*t), cmp_double);
-	printf(", %ld cycles: min %.0f us, median %.0f us, mean %.0f us\n", n, t[0], t[n / 2], sum / n);
+	if (t[0] < 100)
+		decimals = 3;
+	printf(", %ld cycles: min %.*f us, median %.*f us, mean %.*f us\n", n,
+	       decimals, t[0], decimals, t[n / 2], decimals, sum / n);
 	fflush(stdout);
 }
 
