@@ -97,14 +97,37 @@ void pgtable_protect(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t pte_
 int pgtable_share(uint64_t *dst, uint64_t *src, uint64_t start, uint64_t end);
 /*
  * Move the entries of [from, from+len) to [to, to+len), which must hold no
- * pages (the ranges do not overlap); the frames keep their counts, and the
- * source's tables left empty are freed. The caller flushes the TLB for the
- * source. 0 or -ENOMEM (for a page table; then nothing moved).
+ * pages (the ranges do not overlap); the frames keep their counts. The
+ * source's tables stay, empty, until its area is unmapped. The caller
+ * flushes the TLB for the source. 0 or -ENOMEM (for a page table; then
+ * nothing moved).
  */
 int pgtable_move(uint64_t *pml4, uint64_t from, uint64_t to, uint64_t len);
 /* Drop the whole user half: frames (as pgtable_unmap) and tables (not the
- * pml4 itself). */
+ * pml4 itself), looking at every entry of every table. */
 void pgtable_free_user(uint64_t *pml4);
+/* Drop the reference of every frame mapped in [start, end) and clear
+ * their entries; the tables stay. */
+void pgtable_zap(uint64_t *pml4, uint64_t start, uint64_t end);
+/*
+ * Free the tables that map [start, end) and lie wholly in [floor,
+ * ceiling), whatever their entries hold: the caller knows that no area
+ * is left in [floor, ceiling) but in [start, end), whose frames it has
+ * dropped (pgtable_zap, or pgtable_release for an address space that
+ * dies). Right only if no table maps addresses outside every area.
+ *
+ * Tearing down a whole address space (mm_put), area by area in address
+ * order: pgtable_release for each [start, end) (the references only: the
+ * entries are not cleared, nothing reads them again), then
+ * pgtable_free_tables with floor 0 (the areas below are gone) and ceiling
+ * the next area's start (a table reaching past it is also the next
+ * area's, freed in its turn).
+ */
+void pgtable_release(uint64_t *pml4, uint64_t start, uint64_t end);
+void pgtable_free_tables(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t floor,
+			 uint64_t ceiling);
+/* Does the pml4 map nothing in the user half? */
+bool pgtable_user_empty(const uint64_t *pml4);
 
 /* Flush the TLB for [start, end) if pml4 is the one loaded in CR3. */
 void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end);

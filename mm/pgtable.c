@@ -15,6 +15,14 @@
  *    last-level entry alone decides what user code may do with the page.
  *  - One recursive walker (walk_range) visits the last-level entries of a
  *    range, skipping whole missing tables; unmap and mprotect use it.
+ *  - Tables exist only where some area is (every table is made for a
+ *    page of an area, and unmapping frees the tables it empties). So an
+ *    address space that dies is torn down area by area, as Linux's
+ *    exit_mmap does: the frames of each area's range, then the tables
+ *    (pgtable_release, pgtable_free_tables), never the whole 512 entries
+ *    of every table. munmap frees the tables that no area is left
+ *    under, bounded by the neighbouring areas (Linux's free_pgtables),
+ *    without reading their entries.
  *  - A user frame may be mapped by several address spaces (after fork; see
  *    mm/fault.c): each last-level entry holds one reference to its frame
  *    (get_page/put_page, mm/page_alloc.c). Unmapping drops the reference,
@@ -104,7 +112,9 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 			continue;
 		uint64_t *child = next_table(table[i]);
 		walk_range(child, level - 1, lo, start, end, fn, arg, prune);
-		if (prune && table_empty(child)) {
+		/* A child wholly inside the range was emptied: no need to look. */
+		bool emptied = start <= lo && lo + span <= end;
+		if (prune && (emptied || table_empty(child))) {
 			table[i] = 0;
 			free_page(child);
 			nr_pgtable_pages--;
@@ -123,7 +133,64 @@ void pgtable_unmap(uint64_t *pml4, uint64_t start, uint64_t end)
 	walk_range(pml4, 4, 0, start, MIN(end, USER_END), unmap_pte, NULL, true);
 }
 
+static void release_pte(uint64_t *pte, uint64_t va __unused, void *arg __unused)
+{
+	put_page(pte_page(*pte));
+}
+
+void pgtable_release(uint64_t *pml4, uint64_t start, uint64_t end)
+{
+	walk_range(pml4, 4, 0, start, MIN(end, USER_END), release_pte, NULL, false);
+}
+
+/*
+ * Below table (level `level`, whose entry 0 maps address base), free the
+ * tables that map [start, end) and lie wholly in [floor, ceiling),
+ * clearing their entries. The recursion goes down to the page directories:
+ * a page table's own entries are not looked at.
+ */
+static void free_tables(uint64_t *table, int level, uint64_t base, uint64_t start,
+			uint64_t end, uint64_t floor, uint64_t ceiling)
+{
+	uint64_t span = entry_span(level);
+	unsigned i = start > base ? (start - base) / span : 0;
+	for (; i < ENTRIES; i++) {
+		uint64_t lo = base + i * span;
+		if (lo >= end)
+			break;
+		if (!(table[i] & PTE_P))
+			continue;
+		uint64_t *child = next_table(table[i]);
+		if (level > 2)
+			free_tables(child, level - 1, lo, start, end, floor, ceiling);
+		if (lo >= floor && lo + span <= ceiling) {
+			table[i] = 0;
+			free_page(child);
+			nr_pgtable_pages--;
+		}
+	}
+}
+
+void pgtable_free_tables(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t floor,
+			 uint64_t ceiling)
+{
+	free_tables(pml4, 4, 0, start, MIN(end, USER_END), floor, MIN(ceiling, USER_END));
+}
+
+bool pgtable_user_empty(const uint64_t *pml4)
+{
+	for (int i = 0; i < ENTRIES / 2; i++)
+		if (pml4[i])
+			return false;
+	return true;
+}
+
 void pgtable_free_user(uint64_t *pml4) { pgtable_unmap(pml4, 0, USER_END); }
+
+void pgtable_zap(uint64_t *pml4, uint64_t start, uint64_t end)
+{
+	walk_range(pml4, 4, 0, start, MIN(end, USER_END), unmap_pte, NULL, false);
+}
 
 static void protect_pte(uint64_t *pte, uint64_t va __unused, void *arg)
 {
@@ -252,8 +319,7 @@ int pgtable_move(uint64_t *pml4, uint64_t from, uint64_t to, uint64_t len)
 		}
 		off += PAGE_SIZE;
 	}
-	pgtable_unmap(pml4, from, from + len); /* no pages left: frees empty tables */
-	return 0;
+	return 0; /* the source's tables go with its area (vma_unmap) */
 }
 
 /* Above this many pages a full flush (reloading CR3) is cheaper. */

@@ -173,16 +173,19 @@ int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 		return err;
 	/* Now every area is either wholly inside [start, end) or outside. */
 	struct vma **pp = &mm->vmas;
+	uint64_t floor = 0;
 	while (*pp && (*pp)->start < end) {
 		struct vma *v = *pp;
 		if (v->start >= start) {
 			*pp = v->next;
 			vma_free(v);
 		} else {
+			floor = v->end;
 			pp = &v->next;
 		}
 	}
-	pgtable_unmap(mm->pml4, start, end);
+	pgtable_zap(mm->pml4, start, end);
+	pgtable_free_tables(mm->pml4, start, end, floor, *pp ? (*pp)->start : ~0UL);
 	tlb_flush_range(mm->pml4, start, end);
 	return 0;
 }
@@ -341,12 +344,14 @@ int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
 	new->flags &= ~(VM_HEAP | VM_STACK);
 	if (new->vm_file)
 		get_file(new->vm_file);
+	/* The new area first: unmapping the old one frees the tables that
+	 * no area is under, and the moved entries' tables are under it. */
+	insert_area(mm, new);
 	if (!keep_old) {
 		/* A whole area now, with no pages: this cannot fail. */
 		err = vma_unmap(mm, from, old_len);
 		BUG_ON(err);
 	}
-	insert_area(mm, new);
 	merge_areas(mm);
 	return 0;
 }
@@ -582,7 +587,16 @@ void mm_put(struct mm *mm)
 	/* Never free the tables the CPU is using. */
 	if ((read_cr3() & PTE_ADDR) == virt_to_phys(mm->pml4))
 		mm_activate(NULL);
-	pgtable_free_user(mm->pml4);
+	for (struct vma *v = mm->vmas; v; v = v->next)
+		pgtable_release(mm->pml4, v->start, v->end);
+	for (struct vma *v = mm->vmas; v; v = v->next)
+		pgtable_free_tables(mm->pml4, v->start, v->end, 0, v->next ? v->next->start : ~0UL);
+	/* A table outside every area would be a bug: say so, and free what
+	 * hangs from the top level. */
+	if (!pgtable_user_empty(mm->pml4)) {
+		pr_warn_once("mm: page tables outside every area\n");
+		pgtable_free_user(mm->pml4);
+	}
 	free_page(mm->pml4);
 	nr_pgtable_pages--;
 	free_areas(mm);
