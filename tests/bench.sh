@@ -109,7 +109,7 @@ side_by_side() {
 	echo
 	echo "== $1 (ratio = ours / Linux)"
 	awk -F '\t' -v unit="$2" -v scale="$3" '
-		function fig(x) { return sprintf(x < 100 ? "%10.3f" : "%10.0f", x) }
+		function fig(x) { return sprintf(x < 100 && x != int(x) ? "%10.3f" : "%10.0f", x) }
 		{ printf "%-84s %s %s %s %s  %.2fx\n", $1, fig($2 * scale), unit,
 			fig($3 * scale), unit, $3 ? $2 / $3 : 0 }'
 }
