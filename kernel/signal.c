@@ -671,10 +671,28 @@ int dequeue_signal(uint64_t allowed, struct ksiginfo *info)
 	return sig;
 }
 
+/*
+ * Is there anything for prepare_return_to_user to do? Most returns have
+ * nothing: one look at each thing that could, as Linux tests its thread
+ * flags before exit_to_user_mode_loop.
+ */
+static bool return_work_pending(const struct trapframe *tf)
+{
+	const struct task *t = current;
+	const struct signal_struct *s = t->signal;
+
+	return need_resched || t->stop_pending || t->restore_mask || t->rseq_resume ||
+	       ((t->pending.signal | s->shared_pending.signal) & ~t->blocked) ||
+	       (s->flags & SIGNAL_GROUP_EXIT) || s->group_exec_task ||
+	       (tf->vector == TRAP_SYSCALL && is_restart((int64_t)tf->rax));
+}
+
 void prepare_return_to_user(struct trapframe *tf)
 {
 	struct ksiginfo info;
 
+	if (!return_work_pending(tf))
+		return;
 	for (;;) {
 		if (need_resched)
 			schedule();

@@ -78,19 +78,30 @@ static void strace_log(uint32_t nr, const uint64_t args[6], bool ret_known, long
  * syscall.x32=y, and this kernel does not have: -ENOSYS, as for any
  * number past the table. The full rax stays in tf->error (orig_ax).
  */
+static long invoke(uint32_t nr, const struct trapframe *tf)
+{
+	if (nr >= NR_SYSCALLS || !syscall_table[nr])
+		return -ENOSYS;
+	return syscall_table[nr](tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9);
+}
+
+/* The same call, logged ("strace" on the command line). */
+static __attribute__((noinline)) long invoke_traced(uint32_t nr, const struct trapframe *tf)
+{
+	uint64_t args[6] = { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 };
+
+	/* exit and exit_group never come back: log them on the way in. */
+	if (nr == 60 || nr == 231)
+		strace_log(nr, args, false, 0);
+	long ret = invoke(nr, tf);
+	strace_log(nr, args, true, ret);
+	return ret;
+}
+
 void syscall_dispatch(struct trapframe *tf)
 {
 	uint32_t nr = (uint32_t)tf->rax;
-	uint64_t args[6] = { tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9 };
-	long ret = -ENOSYS;
 
-	/* exit and exit_group never come back: log them on the way in. */
-	if (cmdline_strace && (nr == 60 || nr == 231))
-		strace_log(nr, args, false, 0);
-	if (nr < NR_SYSCALLS && syscall_table[nr])
-		ret = syscall_table[nr](args[0], args[1], args[2], args[3], args[4], args[5]);
-	tf->rax = ret;
-	if (cmdline_strace)
-		strace_log(nr, args, true, ret);
+	tf->rax = cmdline_strace ? invoke_traced(nr, tf) : invoke(nr, tf);
 	prepare_return_to_user(tf);
 }
