@@ -783,12 +783,38 @@ struct stack_scan {
 	const char *kaddr;
 };
 
+/* Bytes 0x01 and 0x80: a word w holds a zero byte iff
+ * (w - ONES) & ~w & HIGHS is not 0, and its lowest set bit is the first
+ * zero byte's (x86 is little-endian: memory order from the low end). */
+#define ONES 0x0101010101010101UL
+#define HIGHS 0x8080808080808080UL
+
+/* The offset of the first NUL at or after off in the page, or PAGE_SIZE:
+ * aligned words, the bytes of the first one before off made non-zero,
+ * and no byte loop. */
+static uint64_t page_nul(const char *page, uint64_t off)
+{
+	uint64_t at = ALIGN_DOWN(off, 8);
+	uint64_t w = *(const uint64_t *)(page + at) | ~(~0UL << 8 * (off - at));
+
+	for (;;) {
+		uint64_t zeros = (w - ONES) & ~w & HIGHS;
+
+		if (zeros)
+			return at + __builtin_ctzl(zeros) / 8;
+		at += 8;
+		if (at == PAGE_SIZE)
+			return PAGE_SIZE;
+		w = *(const uint64_t *)(page + at);
+	}
+}
+
 static uint64_t stack_strlen(struct mm *mm, struct stack_scan *c, uint64_t p)
 {
 	uint64_t start = p;
 
 	while (p - start < MAX_ARG_STRLEN) {
-		uint64_t va = ALIGN_DOWN(p, PAGE_SIZE), off = p - va;
+		uint64_t va = ALIGN_DOWN(p, PAGE_SIZE), nul;
 
 		if (c->va != va) {
 			c->kaddr = mm_get_page_for_write(mm, va);
@@ -796,18 +822,9 @@ static uint64_t stack_strlen(struct mm *mm, struct stack_scan *c, uint64_t p)
 			if (!c->kaddr)
 				return 0;
 		}
-		for (; off < PAGE_SIZE && (off & 7); off++)
-			if (!c->kaddr[off])
-				return va + off + 1 - start;
-		for (; off + 8 <= PAGE_SIZE; off += 8) {
-			uint64_t w = *(const uint64_t *)(c->kaddr + off);
-
-			if ((w - 0x0101010101010101UL) & ~w & 0x8080808080808080UL)
-				break;
-		}
-		for (; off < PAGE_SIZE; off++)
-			if (!c->kaddr[off])
-				return va + off + 1 - start;
+		nul = page_nul(c->kaddr, p - va);
+		if (nul < PAGE_SIZE)
+			return va + nul + 1 - start;
 		p = va + PAGE_SIZE;
 	}
 	return 0;
