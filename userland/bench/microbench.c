@@ -8,8 +8,11 @@
  *                            the mmap and munmap are outside the clock);
  *   fork+_exit+wait4         of this small process;
  * then the memory one more process or thread costs while it sleeps: the
- * free memory (sysinfo) before and after 100 forked children that wait in
- * read(2) on a pipe, divided by 100; the same for 100 threads.
+ * free memory (sysinfo) before and after 1000 forked children that wait in
+ * read(2) on a pipe, divided by 1000; the same for 1000 threads. So many,
+ * because Linux keeps freed pages in per-CPU lists that do not count as
+ * free, and serves new ones from there: with 100 sleepers that pool hid
+ * most of what they cost.
  * Figures only: the output differs from run to run.
  */
 #include <pthread.h>
@@ -25,7 +28,7 @@
 #define PAGE 4096
 #define CALLS 1000
 #define FAULT_PAGES 64
-#define SLEEPERS 100
+#define SLEEPERS 1000
 
 static double getppid_cycle(void)
 {
@@ -110,13 +113,16 @@ static void *sleeper(void *arg)
  * cost in free memory, each. */
 static int sleeper_memory(const char *what, int as_threads)
 {
-	pthread_t tid[SLEEPERS];
-	pid_t pid[SLEEPERS];
+	static pthread_t tid[SLEEPERS];
+	static pid_t pid[SLEEPERS];
 	long before, after;
 	int i;
 
 	if (pipe(wake_fd) < 0)
 		return -1;
+	/* What the rows before freed must be free again: Linux frees a dead
+	 * task's stack and structures a little later (RCU, a work queue). */
+	usleep(500000);
 	before = free_kib();
 	for (i = 0; i < SLEEPERS; i++) {
 		if (as_threads) {
@@ -130,7 +136,7 @@ static int sleeper_memory(const char *what, int as_threads)
 			break;
 		}
 	}
-	usleep(100000); /* let each sleeper reach its read() */
+	usleep(300000); /* let each sleeper reach its read() */
 	after = free_kib();
 	close(wake_fd[1]);
 	for (int j = 0; j < i; j++)
