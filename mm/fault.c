@@ -40,9 +40,10 @@
  *       copy-on-write again: a later write faults and unshare_page gives
  *       the process its own copy. Every process running busybox maps the
  *       same frames for its code, and nothing is copied.
- *     . Otherwise (a write fault, a file that keeps no pages, a hole, or a
- *       page partly past vm_file_end: the start of an ELF segment's bss) a
- *       new page of the process's own, filled with kernel_read and zeros.
+ *     . A write fault on a whole page the file keeps gets a copy of it.
+ *     . Otherwise (a file that keeps no pages, a hole, or a page partly
+ *       past vm_file_end: the start of an ELF segment's bss) a new page
+ *       of the process's own, filled with kernel_read and zeros.
  *    Sharing is safe because no path ever gives PTE_W to a frame with
  *    other owners (unshare_page, mprotect, mm_write all check the count).
  *    Writes to the file change its page in place, so a mapping sees them
@@ -81,6 +82,20 @@
 #define PF_RSVD (1UL << 3)  /* a reserved bit set in an entry: a kernel bug */
 #define PF_INSTR (1UL << 4) /* an instruction fetch */
 
+/* A private copy of a page the file keeps (dropping the reference
+ * find_get_page took), with nothing to zero first: it is all copied. */
+static void *copy_file_page(void *page, int *err)
+{
+	void *copy = alloc_page_nozero();
+
+	if (copy)
+		copy_page(copy, page);
+	else
+		*err = -ENOMEM;
+	put_page(page);
+	return copy;
+}
+
 /*
  * A frame holding page va of file-backed area v: the file's bytes, then
  * zeros (past the end of the file, or from v->vm_file_end on). For a read
@@ -115,11 +130,14 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *s
 		*err = -ENOMEM;
 		return NULL;
 	}
-	if (!write && v->vm_file_end - pos >= PAGE_SIZE) {
+	if (v->vm_file_end - pos >= PAGE_SIZE) {
 		page = find_get_page(v->vm_file, pos / PAGE_SIZE);
-		*shared = page != NULL;
-		if (page)
+		if (page && !write) {
+			*shared = true;
 			return page;
+		}
+		if (page) /* a write: a copy of the file's page (Linux's do_cow_fault) */
+			return copy_file_page(page, err);
 	}
 	if (v->vm_file_end <= pos)
 		want = 0; /* all bss: a file area should not hold such a page */

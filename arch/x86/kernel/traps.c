@@ -279,7 +279,15 @@ static void page_fault(struct trapframe *tf)
 		kernel_oops(tf, cr2);
 
 	if (cr2 < TASK_SIZE && current && current->mm) {
-		/* Interrupts may be re-enabled now that cr2 is read. */
+		/*
+		 * cr2 is read: the fault is handled with interrupts on if the
+		 * faulting code had them on, as a system call is (Linux's
+		 * do_user_addr_fault), so that the timer and the console are
+		 * not held off by a fault that copies or zeroes a page (and
+		 * the profiler sees the time spent here).
+		 */
+		if (tf->rflags & RFLAGS_IF)
+			sti();
 		int err = handle_mm_fault(current->mm, cr2, tf->error);
 		if (err == 0)
 			return;
