@@ -71,6 +71,7 @@
 #define ETOOMANYREFS 109
 #define ECONNREFUSED 111
 #define ETIMEDOUT 110
+#define ECANCELED 125
 
 /*
  * Kernel-internal: never seen by user space. A blocking call interrupted by

@@ -452,6 +452,8 @@ void itimer_tick(bool from_user);
  * their pending signals); taking a timer's signal re-arms a periodic
  * timer (called by dequeue_signal with interrupts off). */
 void posix_timers_tick(void);
+/* fs/timerfd.c: the tick fires the timerfds that are due. */
+void timerfd_tick(void);
 void exit_itimers(struct task *t);
 void flush_itimer_signals(void);
 void posixtimer_rearm(struct ksiginfo *info);

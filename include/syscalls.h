@@ -42,6 +42,8 @@
 	X(232, epoll_wait) X(281, epoll_pwait) X(441, epoll_pwait2)            \
 	/* fs/eventfd.c, fs/signalfd.c */                                      \
 	X(284, eventfd) X(290, eventfd2) X(282, signalfd) X(289, signalfd4)    \
+	/* fs/timerfd.c */                                                     \
+	X(283, timerfd_create) X(286, timerfd_settime) X(287, timerfd_gettime) \
 	/* fs/xattr.c */                                                       \
 	X(188, setxattr) X(189, lsetxattr) X(190, fsetxattr) X(191, getxattr)  \
 	X(192, lgetxattr) X(193, fgetxattr) X(194, listxattr)                  \
@@ -122,7 +124,8 @@
 	X(154, modify_ldt)                                                     \
 	/* kernel/time/sys_time.c */                                            \
 	X(228, clock_gettime) X(35, nanosleep) X(230, clock_nanosleep)         \
-	X(229, clock_getres) X(96, gettimeofday)                               \
+	X(229, clock_getres) X(96, gettimeofday) X(227, clock_settime)         \
+	X(164, settimeofday)                                                   \
 	X(201, time)                                                           \
 	/* kernel/time/itimer.c */                                              \
 	X(37, alarm) X(36, getitimer) X(38, setitimer)                         \

@@ -1,5 +1,6 @@
 /* timekeeping.h - wall-clock and monotonic time (kernel/time/time.c).
- * The wall clock starts from the CMOS real-time clock at boot. */
+ * The wall clock starts from the CMOS real-time clock at boot; clock_settime
+ * and settimeofday move it. */
 #pragma once
 #include <kernel.h>
 
@@ -28,4 +29,13 @@ void ktime_get_monotonic(struct timespec *ts); /* CLOCK_MONOTONIC, since boot */
 uint64_t ktime_get_ns(void);                   /* monotonic, in ns */
 /* The clock's parameters, for the vDSO's data page (include/vdso.h), which
  * computes the time as ktime_get_ns does. */
-void timekeeping_vdso_data(uint64_t *tsc_at_boot, uint64_t *tsc_khz, int64_t *boot_epoch);
+void timekeeping_vdso_data(uint64_t *tsc_at_boot, uint64_t *tsc_khz, int64_t *realtime_offset);
+/* CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns (Linux's ktime_mono_to_real(0)):
+ * it changes only when the wall clock is set. */
+int64_t ktime_mono_to_real_offset(void);
+/* Set the wall clock to a valid *ts: 0, or -EINVAL for a time before the
+ * monotonic clock's. The caller has checked the permission. */
+int do_settimeofday(const struct timespec *ts);
+/* The wall clock jumped: cancel the timerfds that asked for it
+ * (fs/timerfd.c; Linux's clock_was_set calls it). */
+void timerfd_clock_was_set(void);

@@ -18,7 +18,8 @@ struct vdso_data {
 	uint32_t clock_mode;  /* VDSO_CLOCKMODE_* */
 	uint64_t tsc_at_boot; /* the monotonic clock's zero, in TSC cycles */
 	uint64_t tsc_khz;     /* TSC cycles per millisecond */
-	int64_t boot_epoch;   /* wall-clock seconds at tsc_at_boot */
+	int64_t realtime_offset; /* wall clock - monotonic clock, in ns */
+	int32_t tz_minuteswest, tz_dsttime; /* what settimeofday last set */
 	/* A time namespace's page only (VDSO_CLOCKMODE_TIMENS): */
 	int64_t monotonic_offset_ns, boottime_offset_ns;
 };
@@ -52,6 +53,9 @@ static inline uint64_t vdso_cycles_to_ns(const struct vdso_data *vd, uint64_t ts
 #ifndef VDSO_USER
 struct mm;
 void vdso_init(void); /* copy the image into pages, fill [vvar] */
+/* The wall clock was set, or the time zone (settimeofday): update [vvar]. */
+void vdso_set_realtime_offset(int64_t offset);
+void vdso_set_timezone(int minuteswest, int dsttime);
 /* exec: map [vvar] and [vdso] near the stack (Linux's vdso_addr), set
  * mm->vdso. 0 or -errno. */
 int arch_setup_additional_pages(struct mm *mm);

@@ -62,9 +62,31 @@ void vdso_init(void)
 	vvar_data = alloc_page();
 	BUG_ON(!vvar_data);
 	vd = vvar_data;
-	/* The clock does not change its rate or its epoch (there is no
-	 * settimeofday): filled once. A writer would make seq odd first. */
-	timekeeping_vdso_data(&vd->tsc_at_boot, &vd->tsc_khz, &vd->boot_epoch);
+	/* The clock does not change its rate; its offset changes when the
+	 * wall clock is set (vdso_set_realtime_offset). */
+	timekeeping_vdso_data(&vd->tsc_at_boot, &vd->tsc_khz, &vd->realtime_offset);
+}
+
+/* A writer makes seq odd while it changes the page: a reader that saw it
+ * odd, or saw it change, reads again (kernel/vdso/vdso.c). One CPU, and
+ * the caller has interrupts off or no reader can run meanwhile. */
+void vdso_set_realtime_offset(int64_t offset)
+{
+	volatile struct vdso_data *vd = vvar_data;
+
+	vd->seq++;
+	__asm__ volatile("" ::: "memory");
+	vd->realtime_offset = offset;
+	__asm__ volatile("" ::: "memory");
+	vd->seq++;
+}
+
+void vdso_set_timezone(int minuteswest, int dsttime)
+{
+	volatile struct vdso_data *vd = vvar_data;
+
+	vd->tz_minuteswest = minuteswest;
+	vd->tz_dsttime = dsttime;
 }
 
 /*

@@ -93,6 +93,7 @@ void itimer_tick(bool from_user)
 		countdown(current, ITIMER_PROF);
 	}
 	posix_timers_tick(); /* kernel/time/posix-timers.c */
+	timerfd_tick();      /* fs/timerfd.c */
 }
 
 long sys_getitimer(int which, struct itimerval __user *value)

@@ -89,12 +89,18 @@ int64_t timens_add(int clock, int64_t host_ns)
 	return host_ns + clock_offset(current_time_ns(), clock);
 }
 
-/* A time before the host's zero is already past: 0, as Linux clamps. */
+/* A time before the host's zero is already past: 0; one past what ktime
+ * counts is KTIME_MAX, never a wrapped-around sum: Linux's clamps
+ * (do_timens_ktime_to_host). */
 int64_t timens_to_host(int clock, int64_t ns)
 {
-	int64_t host = ns - clock_offset(current_time_ns(), clock);
+	int64_t off = clock_offset(current_time_ns(), clock);
 
-	return host < 0 ? 0 : host;
+	if (ns < off)
+		return 0;
+	if (off < 0 && ns > INT64_MAX + off)
+		return INT64_MAX;
+	return ns - off;
 }
 
 int64_t timens_boottime_offset_sec(void)

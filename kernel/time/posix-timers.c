@@ -71,7 +71,7 @@ static int64_t clock_now(const struct k_itimer *t)
 
 	if (is_cpu_clock(t->clock))
 		return cpu_clock_sample_timer(t);
-	if (on_wall_clock(t->clock))
+	if (on_wall_clock(t->clock) && !t->on_monotonic)
 		ktime_get_real(&ts);
 	else
 		ktime_get_monotonic(&ts);
@@ -307,6 +307,7 @@ static void timer_set(struct k_itimer *t, int flags, const struct itimerspec *ne
 	t->overrun_last = 0;
 	if (!new->it_value.tv_sec && !new->it_value.tv_nsec)
 		return;
+	t->on_monotonic = t->clock == CLOCK_REALTIME && !(flags & TIMER_ABSTIME);
 	t->interval = timespec_to_ns(&new->it_interval);
 	t->expires = timespec_to_ns(&new->it_value);
 	if (!(flags & TIMER_ABSTIME))

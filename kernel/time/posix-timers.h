@@ -44,6 +44,9 @@ struct k_itimer {
 	struct signal_struct *signal;   /* the owner */
 	int id;
 	int clock;                      /* as given to timer_create */
+	/* A relative CLOCK_REALTIME time counts on the monotonic clock, as
+	 * Linux's hrtimers put it: no setting of the wall clock moves it. */
+	bool on_monotonic;
 	int sigev_notify;
 	/* Who the signal goes to: a thread (SIGEV_THREAD_ID) or the process,
 	 * by task serial (a gone one is not found), and its number for

@@ -1,5 +1,6 @@
 /*
- * sys_time.c - clock_gettime, gettimeofday, time and nanosleep.
+ * sys_time.c - clock_gettime, gettimeofday, time and nanosleep; setting
+ * the wall clock with clock_settime and settimeofday.
  */
 #include <cred.h>
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <time_namespace.h>
 #include <timekeeping.h>
 #include <uaccess.h>
+#include <vdso.h>
 #include "posix-timers.h"
 
 /* The clock ids are in include/timekeeping.h. CLOCK_TAI is ahead of UTC by
@@ -52,7 +54,14 @@ struct timeval {
 	int64_t tv_sec, tv_usec;
 };
 
-long sys_gettimeofday(struct timeval __user *tv, void __user *tz)
+/* The time zone settimeofday sets: kept and given back, used by nothing
+ * (Linux's sys_tz). */
+struct timezone {
+	int tz_minuteswest, tz_dsttime;
+};
+static struct timezone sys_tz;
+
+long sys_gettimeofday(struct timeval __user *tv, struct timezone __user *tz)
 {
 	struct timespec ts;
 
@@ -60,9 +69,69 @@ long sys_gettimeofday(struct timeval __user *tv, void __user *tz)
 	struct timeval v = { ts.tv_sec, ts.tv_nsec / 1000 };
 	if (tv && copy_to_user(tv, &v, sizeof(v)))
 		return -EFAULT;
-	if (tz && clear_user(tz, 8))
+	if (tz && copy_to_user(tz, &sys_tz, sizeof(sys_tz)))
 		return -EFAULT;
 	return 0;
+}
+
+/* Linux keeps the wall clock within what ktime counts, with 30 years of
+ * uptime to spare (TIME_SETTOD_SEC_MAX). */
+#define SETTOD_SEC_MAX (INT64_MAX / NSEC_PER_SEC - 30LL * 365 * 24 * 3600)
+
+/* Linux's do_sys_settimeofday64: either may be NULL. EINVAL for a time
+ * out of range or a zone beyond 15 hours, EPERM without CAP_SYS_TIME. */
+static long do_sys_settimeofday(const struct timespec *ts, const struct timezone *tz)
+{
+	if (ts && (ts->tv_sec < 0 || ts->tv_sec >= SETTOD_SEC_MAX || ts->tv_nsec < 0 ||
+		   ts->tv_nsec >= NSEC_PER_SEC))
+		return -EINVAL;
+	if (!capable(CAP_SYS_TIME))
+		return -EPERM;
+	if (tz) {
+		if (tz->tz_minuteswest > 15 * 60 || tz->tz_minuteswest < -15 * 60)
+			return -EINVAL;
+		sys_tz = *tz;
+		vdso_set_timezone(tz->tz_minuteswest, tz->tz_dsttime);
+	}
+	return ts ? do_settimeofday(ts) : 0;
+}
+
+long sys_settimeofday(const struct timeval __user *utv, const struct timezone __user *utz)
+{
+	struct timespec ts;
+	struct timeval tv;
+	struct timezone tz;
+
+	if (utv) {
+		if (copy_from_user(&tv, utv, sizeof(tv)))
+			return -EFAULT;
+		if (tv.tv_usec >= 1000000 || tv.tv_usec < 0)
+			return -EINVAL;
+		ts = (struct timespec){ tv.tv_sec, tv.tv_usec * 1000 };
+	}
+	if (utz && copy_from_user(&tz, utz, sizeof(tz)))
+		return -EFAULT;
+	return do_sys_settimeofday(utv ? &ts : NULL, utz ? &tz : NULL);
+}
+
+/* Only the wall clock can be set. A CPU clock never can (EPERM, once the
+ * clock is known to exist); any other is EINVAL, before the time is read
+ * (Linux: a clock without clock_set). A /dev/ptp clock (an fd) is no
+ * clock here: EINVAL after the read. */
+long sys_clock_settime(int clock, const struct timespec __user *tp)
+{
+	struct timespec ts;
+	bool cpu = clock < 0 && is_cpu_clock(clock);
+
+	if (clock != CLOCK_REALTIME && !cpu && !(clock < 0 && (clock & 7) == 3))
+		return -EINVAL;
+	if (copy_from_user(&ts, tp, sizeof(ts)))
+		return -EFAULT;
+	if (cpu)
+		return posix_cpu_clock_getres(clock, &ts) ? -EINVAL : -EPERM;
+	if (clock != CLOCK_REALTIME)
+		return -EINVAL;
+	return do_sys_settimeofday(&ts, NULL);
 }
 
 long sys_time(int64_t __user *t)

@@ -1,15 +1,19 @@
 /*
  * time.c - clocks. The monotonic clock counts TSC cycles since boot,
  * converted with a rate measured against the PIT at start-up. The wall
- * clock is the CMOS real-time clock read at boot plus the monotonic clock.
+ * clock is the monotonic clock plus an offset: the CMOS real-time clock
+ * read at boot, until clock_settime or settimeofday moves it
+ * (do_settimeofday, Linux's do_settimeofday64).
  */
+#include <errno.h>
 #include <kernel.h>
 #include <timekeeping.h>
+#include <vdso.h>
 #include <x86.h>
 
 static uint64_t tsc_at_boot;
-static uint64_t tsc_khz;     /* cycles per millisecond */
-static int64_t boot_epoch;   /* wall-clock seconds at tsc_at_boot */
+static uint64_t tsc_khz;          /* cycles per millisecond */
+static int64_t realtime_offset;   /* wall clock - monotonic clock, in ns */
 
 /* Busy-wait ~10 ms on PIT channel 2 and count TSC cycles meanwhile. */
 static uint64_t measure_tsc_khz(void)
@@ -62,7 +66,7 @@ void time_init(void)
 {
 	tsc_khz = measure_tsc_khz();
 	tsc_at_boot = rdtsc();
-	boot_epoch = read_rtc();
+	realtime_offset = read_rtc() * NSEC_PER_SEC;
 }
 
 uint64_t ktime_get_ns(void)
@@ -83,14 +87,47 @@ void ktime_get_monotonic(struct timespec *ts)
 
 void ktime_get_real(struct timespec *ts)
 {
-	ktime_get_monotonic(ts);
-	ts->tv_sec += boot_epoch;
+	int64_t ns = (int64_t)ktime_get_ns() + realtime_offset;
+
+	ts->tv_sec = ns / NSEC_PER_SEC;
+	ts->tv_nsec = ns % NSEC_PER_SEC;
+}
+
+int64_t ktime_mono_to_real_offset(void)
+{
+	return realtime_offset;
 }
 
 /* The clock's parameters, for the vDSO's data page (kernel/vdso.c). */
-void timekeeping_vdso_data(uint64_t *tsc0, uint64_t *khz, int64_t *epoch)
+void timekeeping_vdso_data(uint64_t *tsc0, uint64_t *khz, int64_t *offset)
 {
 	*tsc0 = tsc_at_boot;
 	*khz = tsc_khz;
-	*epoch = boot_epoch;
+	*offset = realtime_offset;
+}
+
+/*
+ * Set the wall clock (Linux's do_settimeofday64): the monotonic clock
+ * does not move, the offset between them does. A time before the
+ * monotonic clock's (before the boot, as the wall clock would count it)
+ * is EINVAL, as on Linux. Then whoever follows the wall clock hears of
+ * the jump: the vDSO's page, and the timerfds that asked to be cancelled.
+ * Timers on the wall clock need no telling: the tick compares them with
+ * the clock's new time.
+ */
+int do_settimeofday(const struct timespec *ts)
+{
+	uint64_t irq = irq_save();
+	int64_t mono = (int64_t)ktime_get_ns();
+
+	if (ts->tv_sec < mono / NSEC_PER_SEC ||
+	    (ts->tv_sec == mono / NSEC_PER_SEC && ts->tv_nsec < mono % NSEC_PER_SEC)) {
+		irq_restore(irq);
+		return -EINVAL;
+	}
+	realtime_offset = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec - mono;
+	vdso_set_realtime_offset(realtime_offset);
+	irq_restore(irq);
+	timerfd_clock_was_set();
+	return 0;
 }

@@ -13,7 +13,8 @@
  *
  * The clocks are the kernel's (kernel/time/time.c): the monotonic clock is
  * the TSC since boot, converted with the rate measured at boot; the wall
- * clock adds the boot time read from the CMOS clock. What the vDSO cannot
+ * clock adds an offset, the boot time read from the CMOS clock until the
+ * clock is set. What the vDSO cannot
  * answer itself (the CPU-time clocks, an unknown clock) it asks the kernel,
  * as Linux's does.
  */
@@ -82,9 +83,10 @@ static const volatile struct vdso_data *clock_data(int64_t *mono_off, int64_t *b
 	return (const volatile struct vdso_data *)((const volatile char *)vd + VVAR_TIMENS_PAGE * 4096);
 }
 
-/* Nanoseconds since boot, read consistently with the kernel's updates,
- * and the offsets of the caller's time namespace. */
-static uint64_t monotonic_ns(int64_t *epoch, int64_t *mono_off, int64_t *boot_off)
+/* Nanoseconds since boot, read consistently with the kernel's updates;
+ * the wall clock's offset from it, and the offsets of the caller's time
+ * namespace. */
+static uint64_t monotonic_ns(int64_t *real_off, int64_t *mono_off, int64_t *boot_off)
 {
 	const volatile struct vdso_data *vd = clock_data(mono_off, boot_off);
 	uint32_t seq;
@@ -95,7 +97,7 @@ static uint64_t monotonic_ns(int64_t *epoch, int64_t *mono_off, int64_t *boot_of
 			__asm__ volatile("pause");
 		__asm__ volatile("" ::: "memory");
 		ns = vdso_cycles_to_ns((const struct vdso_data *)vd, rdtsc_ordered());
-		*epoch = vd->boot_epoch;
+		*real_off = vd->realtime_offset;
 		__asm__ volatile("" ::: "memory");
 	} while (vd->seq != seq);
 	return ns;
@@ -103,7 +105,7 @@ static uint64_t monotonic_ns(int64_t *epoch, int64_t *mono_off, int64_t *boot_of
 
 int __vdso_clock_gettime(int clock, struct timespec *ts)
 {
-	int64_t epoch, mono_off, boot_off;
+	int64_t real_off, mono_off, boot_off;
 	uint64_t ns;
 
 	switch (clock) {
@@ -118,15 +120,15 @@ int __vdso_clock_gettime(int clock, struct timespec *ts)
 	default: /* CPU-time clocks, or unknown: the kernel answers */
 		return syscall2(NR_clock_gettime, clock, (long)ts);
 	}
-	ns = monotonic_ns(&epoch, &mono_off, &boot_off);
-	if (clock == CLOCK_BOOTTIME)
+	ns = monotonic_ns(&real_off, &mono_off, &boot_off);
+	if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI)
+		ns += real_off;
+	else if (clock == CLOCK_BOOTTIME)
 		ns += boot_off;
 	else if (clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_MONOTONIC_COARSE)
 		ns += mono_off;
 	ts->tv_sec = ns / 1000000000;
 	ts->tv_nsec = ns % 1000000000;
-	if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE || clock == CLOCK_TAI)
-		ts->tv_sec += epoch;
 	return 0;
 }
 
@@ -139,17 +141,20 @@ int __vdso_gettimeofday(struct timeval *tv, struct timezone *tz)
 		tv->tv_sec = ts.tv_sec;
 		tv->tv_usec = ts.tv_nsec / 1000;
 	}
-	if (tz) { /* the kernel keeps no time zone: UTC */
-		tz->tz_minuteswest = 0;
-		tz->tz_dsttime = 0;
+	if (tz) { /* what settimeofday last set, kept but not used */
+		int64_t mono_off, boot_off;
+		const volatile struct vdso_data *vd = clock_data(&mono_off, &boot_off);
+
+		tz->tz_minuteswest = vd->tz_minuteswest;
+		tz->tz_dsttime = vd->tz_dsttime;
 	}
 	return 0;
 }
 
 int64_t __vdso_time(int64_t *t)
 {
-	int64_t epoch, mono_off, boot_off;
-	int64_t secs = monotonic_ns(&epoch, &mono_off, &boot_off) / 1000000000 + epoch;
+	int64_t real_off, mono_off, boot_off;
+	int64_t secs = ((int64_t)monotonic_ns(&real_off, &mono_off, &boot_off) + real_off) / 1000000000;
 
 	if (t)
 		*t = secs;

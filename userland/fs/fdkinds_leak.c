@@ -1,8 +1,9 @@
 /*
- * fdkinds_leak - memfds, eventfds and signalfds give back all they took:
- * 500 rounds of a memfd written, mapped shared, sealed and closed, an
- * eventfd written, read and watched by epoll, and a signalfd that takes a
- * signal, leave free memory where it was.
+ * fdkinds_leak - memfds, eventfds, signalfds and timerfds give back all
+ * they took: 500 rounds of a memfd written, mapped shared, sealed and
+ * closed, an eventfd written, read and watched by epoll, a signalfd that
+ * takes a signal, and timerfds that fire, are read, are left armed on the
+ * cancel list, and are closed, leave free memory where it was.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 #include "leakcheck.h"
 
@@ -50,6 +52,21 @@ static void round_trip(void)
 	kill(getpid(), SIGUSR1);
 	read(sfd, &si, sizeof(si));
 	close(sfd);
+
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int fired = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+	int armed = timerfd_create(CLOCK_REALTIME, 0);
+	timerfd_settime(fired, 0, &(struct itimerspec){ { 0, 1000 }, { 0, 1 } }, NULL);
+	timerfd_settime(armed, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
+			&(struct itimerspec){ { 1, 0 }, { now.tv_sec + 100, 0 } }, NULL);
+	ep = epoll_create1(0);
+	epoll_ctl(ep, EPOLL_CTL_ADD, fired, &ev);
+	epoll_wait(ep, &ev, 1, 100);
+	read(fired, &v, 8);
+	close(ep);
+	close(fired);
+	close(armed);
 }
 
 int main(void)
@@ -66,5 +83,5 @@ int main(void)
 		round_trip();
 	long long after = settled_free_kib();
 	printf("fdkinds_leak: ");
-	return report_free(before, after, 500, "memfd, eventfd and signalfd rounds");
+	return report_free(before, after, 500, "memfd, eventfd, signalfd and timerfd rounds");
 }

@@ -511,6 +511,34 @@ static void alarm_clocks(void)
 		syscall(SYS_timer_delete, id);
 }
 
+/* The wall clock set one hour on: an absolute CLOCK_REALTIME time comes
+ * an hour nearer; a relative one runs on the monotonic clock (Linux's
+ * hrtimers) and does not move. The clock is set back after. */
+static void clock_set(void)
+{
+	struct itimerspec cur;
+	struct timespec ts;
+	struct ksigevent ev = { .notify = SIGEV_NONE };
+	int rel, abs;
+
+	kcreate(CLOCK_REALTIME, &ev, &rel);
+	kcreate(CLOCK_REALTIME, &ev, &abs);
+	ksettime(rel, 0, 100, 0, 0, 0, NULL);
+	ksettime(abs, TIMER_ABSTIME, now_ns(CLOCK_REALTIME) / 1000000000 + 7200, 0, 0, 0, NULL);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 3600;
+	show("clock_settime +1 h", clock_settime(CLOCK_REALTIME, &ts));
+	syscall(SYS_timer_gettime, rel, &cur);
+	yes("relative 100 s: 100 s left still", cur.it_value.tv_sec >= 90 && cur.it_value.tv_sec <= 100);
+	syscall(SYS_timer_gettime, abs, &cur);
+	yes("absolute +2 h: 1 h left", cur.it_value.tv_sec >= 3500 && cur.it_value.tv_sec <= 3600);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec -= 3600;
+	clock_settime(CLOCK_REALTIME, &ts);
+	syscall(SYS_timer_delete, rel);
+	syscall(SYS_timer_delete, abs);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "after-exec") == 0) {
@@ -532,6 +560,7 @@ int main(int argc, char **argv)
 	alarm_clocks();
 	sigpending_limit();
 	fork_exec(argv[0]);
+	clock_set();
 	printf("posix_timers: done\n");
 	return 0;
 }

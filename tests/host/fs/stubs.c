@@ -108,6 +108,8 @@ size_t nr_total_pages(void) { return 65536; }
 size_t nr_free_pages(void) { return 32768; }
 void ktime_get_monotonic(struct timespec *ts) { ts->tv_sec = 12; ts->tv_nsec = 340000000; }
 uint64_t ktime_get_ns(void) { struct timespec ts; clock_gettime(1, &ts); return ts.tv_sec * 1000000000ULL + ts.tv_nsec; }
+/* fs/timerfd.c: the wall clock's offset from the monotonic one. */
+int64_t ktime_mono_to_real_offset(void) { struct timespec r, m; clock_gettime(0, &r); clock_gettime(1, &m); return (r.tv_sec - m.tv_sec) * 1000000000LL + r.tv_nsec - m.tv_nsec; }
 int nr_tasks = 1, max_tasks = 1024;
 void machine_power_off(void) { printf("power off\n"); exit(0); }
 void machine_restart(void) { printf("restart\n"); exit(0); }
@@ -181,6 +183,7 @@ const struct proc_ns_operations timens_operations = { .name = "time", .type = CL
 const struct proc_ns_operations timens_for_children_operations = { .name = "time_for_children",
 								   .type = CLONE_NEWTIME };
 int64_t timens_add(int clock, int64_t host_ns) { (void)clock; return host_ns; }
+int64_t timens_to_host(int clock, int64_t ns) { (void)clock; return ns; }
 int64_t timens_boottime_offset_sec(void) { return 0; }
 int timens_show_offsets(struct seq_file *m, struct task *t) { (void)m, (void)t; return 0; }
 long timens_write_offsets(struct task *t, const char *buf, size_t count)
