@@ -47,36 +47,47 @@ static const struct file_operations ramfs_dir_fops;
 
 /* ---- regular files ---------------------------------------------------- */
 
-/* Make i_pages long enough for page index idx. 0 or -ENOMEM. */
-static int ramfs_grow_slots(struct inode *inode, size_t idx)
+/* The page holding byte offset pos, or NULL (a hole). */
+static char *ramfs_find_page(struct inode *inode, loff_t pos)
 {
-	if (idx < inode->i_page_slots)
-		return 0;
-	size_t n = MAX(MAX(idx + 1, inode->i_page_slots * 2), (size_t)16);
-	void **slots = kzalloc(n * sizeof(void *));
-	if (!slots)
-		return -ENOMEM;
-	if (inode->i_pages)
-		memcpy(slots, inode->i_pages, inode->i_page_slots * sizeof(void *));
-	kfree(inode->i_pages);
-	inode->i_pages = slots;
-	inode->i_page_slots = n;
-	return 0;
+	return radix_tree_lookup(&inode->i_pages, (uint64_t)pos >> PAGE_SHIFT);
 }
 
 /* The page holding byte offset pos, allocated (zeroed) if missing; NULL if no memory. */
 static char *ramfs_get_page(struct inode *inode, loff_t pos)
 {
-	size_t idx = (size_t)pos >> PAGE_SHIFT;
-	if (ramfs_grow_slots(inode, idx) < 0)
+	uint64_t idx = (uint64_t)pos >> PAGE_SHIFT;
+	char *page = radix_tree_lookup(&inode->i_pages, idx);
+
+	if (page)
+		return page;
+	page = alloc_page();
+	if (!page)
 		return NULL;
-	if (!inode->i_pages[idx]) {
-		inode->i_pages[idx] = alloc_page();
-		if (!inode->i_pages[idx])
-			return NULL;
-		account_pages(inode, 1);
+	if (radix_tree_insert(&inode->i_pages, idx, page)) {
+		free_page(page);
+		return NULL;
 	}
-	return inode->i_pages[idx];
+	account_pages(inode, 1);
+	return page;
+}
+
+/* Drop page idx (the file's reference: mappings may keep theirs). */
+static void ramfs_drop_page(struct inode *inode, uint64_t idx)
+{
+	void *page = radix_tree_delete(&inode->i_pages, idx);
+
+	if (page) {
+		put_page(page);
+		account_pages(inode, -1);
+	}
+}
+
+/* Drop every page from index first on. */
+static void ramfs_drop_pages_from(struct inode *inode, uint64_t first)
+{
+	for (uint64_t idx = first; radix_tree_next(&inode->i_pages, &idx); idx++)
+		ramfs_drop_page(inode, idx);
 }
 
 static ssize_t ramfs_read(struct file *file, struct iov_iter *to, loff_t *ppos)
@@ -89,9 +100,9 @@ static ssize_t ramfs_read(struct file *file, struct iov_iter *to, loff_t *ppos)
 		return 0;
 	n = MIN(to->count, (size_t)(inode->i_size - pos));
 	while (done < n) {
-		size_t idx = (size_t)pos >> PAGE_SHIFT, off = pos & (PAGE_SIZE - 1);
+		size_t off = pos & (PAGE_SIZE - 1);
 		size_t chunk = MIN(PAGE_SIZE - off, n - done), copied;
-		char *page = idx < inode->i_page_slots ? inode->i_pages[idx] : NULL;
+		char *page = ramfs_find_page(inode, pos);
 
 		copied = page ? copy_to_iter(page + off, chunk, to) : iov_iter_zero(chunk, to);
 		done += copied;
@@ -175,16 +186,9 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 	if ((size < inode->i_size && (inode->i_seals & F_SEAL_SHRINK)) ||
 	    (size > inode->i_size && (inode->i_seals & F_SEAL_GROW)))
 		return -EPERM;
-	for (size_t i = keep; i < inode->i_page_slots; i++) {
-		if (inode->i_pages[i]) {
-			put_page(inode->i_pages[i]); /* mappings may keep it */
-			inode->i_pages[i] = NULL;
-			account_pages(inode, -1);
-		}
-	}
+	ramfs_drop_pages_from(inode, keep);
 	if (size & (PAGE_SIZE - 1)) {
-		size_t idx = (size_t)size >> PAGE_SHIFT;
-		char *page = idx < inode->i_page_slots ? inode->i_pages[idx] : NULL;
+		char *page = ramfs_find_page(inode, size);
 		size_t off = size & (PAGE_SIZE - 1);
 		if (page)
 			memset(page + off, 0, PAGE_SIZE - off);
@@ -196,24 +200,33 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 	return 0;
 }
 
+/* Zero [from, to), which lie in one page, if the page is there. */
+static void zero_in_page(struct inode *inode, loff_t from, loff_t to)
+{
+	char *page = ramfs_find_page(inode, from);
+
+	if (page)
+		memset(page + (from & (PAGE_SIZE - 1)), 0, (size_t)(to - from));
+}
+
 /* Zero [from, to) of the file's pages; pages wholly inside are freed (a
- * hole reads as zeros), and mappings let go of them. */
+ * hole reads as zeros), and mappings let go of them. Only the pages the
+ * file has are visited, however large the hole. */
 static void ramfs_punch_hole(struct inode *inode, loff_t from, loff_t to)
 {
-	size_t first_whole = ALIGN_UP((uint64_t)from, PAGE_SIZE) >> PAGE_SHIFT;
+	uint64_t first_whole = ALIGN_UP((uint64_t)from, PAGE_SIZE) >> PAGE_SHIFT;
+	uint64_t end_whole = (uint64_t)to >> PAGE_SHIFT;
 
-	for (loff_t pos = from; pos < to;) {
-		size_t idx = (size_t)pos >> PAGE_SHIFT, off = pos & (PAGE_SIZE - 1);
-		size_t n = MIN(PAGE_SIZE - off, (size_t)(to - pos));
-		char *page = idx < inode->i_page_slots ? inode->i_pages[idx] : NULL;
-		if (page && n == PAGE_SIZE) {
-			put_page(page);
-			inode->i_pages[idx] = NULL;
-			account_pages(inode, -1);
-		} else if (page) {
-			memset(page + off, 0, n);
-		}
-		pos += n;
+	if (first_whole > end_whole) {
+		zero_in_page(inode, from, to); /* inside one page */
+	} else {
+		if (from & (PAGE_SIZE - 1))
+			zero_in_page(inode, from, (loff_t)(first_whole << PAGE_SHIFT));
+		for (uint64_t idx = first_whole;
+		     radix_tree_next(&inode->i_pages, &idx) && idx < end_whole; idx++)
+			ramfs_drop_page(inode, idx);
+		if (to & (PAGE_SIZE - 1))
+			zero_in_page(inode, (loff_t)(end_whole << PAGE_SHIFT), to);
 	}
 	unmap_mapping_range(inode, first_whole);
 }
@@ -233,7 +246,7 @@ static long ramfs_fallocate(struct file *file, int mode, loff_t offset, loff_t l
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		if (inode->i_seals & F_SEALS_NO_WRITE)
 			return -EPERM;
-		ramfs_punch_hole(inode, offset, MIN(offset + len, inode->i_size));
+		ramfs_punch_hole(inode, offset, offset + len); /* past the end too, as shmem */
 		inode_touch_mtime(inode);
 		return 0;
 	}
@@ -256,9 +269,9 @@ void *find_get_page(struct file *file, uint64_t index)
 	struct inode *inode = file->f_inode;
 	void *page;
 
-	if (inode->i_op != &ramfs_file_iops || index >= inode->i_page_slots)
+	if (inode->i_op != &ramfs_file_iops)
 		return NULL;
-	page = inode->i_pages[index];
+	page = radix_tree_lookup(&inode->i_pages, index);
 	if (page)
 		get_page(page);
 	return page;
@@ -303,13 +316,7 @@ struct file *shmem_zero_setup(uint64_t size)
 /* The inode is going away: give back its pages and its link target. */
 static void ramfs_evict(struct inode *inode)
 {
-	for (size_t i = 0; i < inode->i_page_slots; i++) {
-		if (inode->i_pages[i]) {
-			put_page(inode->i_pages[i]);
-			account_pages(inode, -1);
-		}
-	}
-	kfree(inode->i_pages);
+	ramfs_drop_pages_from(inode, 0);
 	kfree(inode->i_link);
 }
 

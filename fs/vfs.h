@@ -38,6 +38,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <fs.h>
+#include <radix_tree.h>
 #include <string.h>
 #include <timekeeping.h>
 
@@ -197,8 +198,9 @@ struct inode {
 	const struct file_operations *i_fop; /* given to each file opened on it */
 
 	/* The in-memory filesystem's storage. */
-	void **i_pages;         /* regular file: page i holds bytes [i*4096, ...) */
-	size_t i_page_slots;    /* length of i_pages (NULL slots read as zeros) */
+	/* regular file: page i holds bytes [i*4096, ...); a missing page
+	 * reads as zeros (a hole) */
+	struct radix_tree_root i_pages;
 	char *i_link;           /* symlink target */
 	/* A tmpfs regular file's seals (F_SEAL_*: include/memfd.h):
 	 * F_SEAL_SEAL from the start, but for a sealable memfd. */

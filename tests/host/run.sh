@@ -74,8 +74,9 @@ suite_fs() {
 	local san=(-fsanitize=address,undefined -fno-omit-frame-pointer) kf
 	kf=(-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffreestanding
 		-isystem "$(gcc -print-file-name=include)" -I"$dir/inc" -I"$repo/include" "${san[@]}")
-	# kernel/log_buf.c: the kernel log behind /dev/kmsg (fs/kmsg.c).
-	for f in "$repo"/fs/*.c "$repo"/fs/proc/*.c "$repo"/kernel/log_buf.c; do
+	# kernel/log_buf.c: the kernel log behind /dev/kmsg (fs/kmsg.c);
+	# lib/radix_tree.c: where ramfs keeps a file's pages.
+	for f in "$repo"/fs/*.c "$repo"/fs/proc/*.c "$repo"/kernel/log_buf.c "$repo"/lib/radix_tree.c; do
 		b=$(basename "$f" .c)
 		case $b in exec | exec_* | binfmt_* | exports) continue ;; esac
 		b=$(basename "$(dirname "$f")")_$b
