@@ -50,6 +50,7 @@ struct mount {
 struct mnt_namespace {
 	struct ns_common ns;
 	struct mount *mounts;           /* in the order of mounting, "/" first */
+	struct user_namespace *user_ns; /* its owner (a reference) */
 };
 
 /* The caller's namespace, and its table. */

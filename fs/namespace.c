@@ -59,6 +59,7 @@
 #include <nsproxy.h>
 #include <sched.h>
 #include <uaccess.h>
+#include <user_namespace.h>
 
 /* umount2 flags */
 #define MNT_FORCE 1
@@ -70,12 +71,25 @@
  * another namespace made before it at boot. */
 struct mnt_namespace init_mnt_ns = {
 	.ns = { .inum = PROC_DYNAMIC_FIRST + 1, .count = 1, .ops = &mntns_operations },
+	.user_ns = &init_user_ns,
 };
 
 /* The caller's namespace (the initial one before the first process). */
 struct mnt_namespace *current_mnt_ns(void)
 {
 	return current && current->nsproxy ? current->nsproxy->mnt_ns : &init_mnt_ns;
+}
+
+/* Is current's root other than its namespace's "/" (what lookup reaches
+ * from the first mount's root, through what is mounted on it)? Linux's
+ * current_chrooted: a new user namespace must not escape a chroot. */
+bool current_chrooted(void)
+{
+	struct dentry *root = current_mnt_ns()->mounts->root, *over;
+
+	while ((over = d_mounted(root)))
+		root = over;
+	return current->fs && current->fs->root != root;
 }
 
 struct dentry *d_mounted(const struct dentry *d)
@@ -159,7 +173,8 @@ static void drop_table(struct mnt_namespace *ns)
 	}
 }
 
-struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
+struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct user_namespace *user_ns,
+				  struct mnt_namespace *old)
 {
 	struct mnt_namespace *ns;
 	struct mount **tail;
@@ -175,6 +190,7 @@ struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
+	ns->user_ns = get_user_ns(user_ns);
 	tail = &ns->mounts;
 	for (struct mount *m = old->mounts; m; m = m->next) {
 		if (!(*tail = clone_mount(m))) {
@@ -192,6 +208,7 @@ void put_mnt_ns(struct mnt_namespace *ns)
 		return;
 	drop_table(ns);
 	ns_free_inum(ns->ns.inum);
+	put_user_ns(ns->user_ns);
 	kfree(ns);
 }
 
@@ -209,14 +226,17 @@ static void mntns_put(struct ns_common *ns)
 }
 
 /* setns: root and working directory become the namespace's root; only
- * for one who does not share its fs_struct (Linux's mntns_install). */
+ * for one who does not share its fs_struct, with CAP_SYS_ADMIN in the
+ * namespace's owner, CAP_SYS_CHROOT and CAP_SYS_ADMIN in the caller's
+ * (next) user namespace (Linux's mntns_install). */
 static int mntns_install(struct nsset *nsset, struct ns_common *new)
 {
 	struct mnt_namespace *ns = container_of(new, struct mnt_namespace, ns);
 	struct fs_struct *fs = nsset->fs;
 	struct dentry *old;
 
-	if (!capable(CAP_SYS_CHROOT) || !capable(CAP_SYS_ADMIN))
+	if (!ns_capable(ns->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_CHROOT) ||
+	    !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (fs_users(fs) > 1)
 		return -EINVAL;
@@ -230,12 +250,18 @@ static int mntns_install(struct nsset *nsset, struct ns_common *new)
 	return 0;
 }
 
+static struct user_namespace *mntns_owner(struct ns_common *ns)
+{
+	return container_of(ns, struct mnt_namespace, ns)->user_ns;
+}
+
 const struct proc_ns_operations mntns_operations = {
 	.name = "mnt",
 	.type = CLONE_NEWNS,
 	.get = mntns_get,
 	.put = mntns_put,
 	.install = mntns_install,
+	.owner = mntns_owner,
 };
 
 void mnt_init_root(struct super_block *sb)

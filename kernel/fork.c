@@ -179,7 +179,6 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
 	set_pgrp_session(child, parent->pgid, parent->sid);
-	copy_creds(child, parent);
 	save_fsgs(parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
@@ -287,6 +286,10 @@ static long kernel_clone(struct kernel_clone_args *args)
 	if (copy_semundo(flags, child))
 		goto fail;
 	exit_task_namespaces(child); /* alloc_task's initial ones */
+	/* The credentials first: with CLONE_NEWUSER they bring the user
+	 * namespace that owns the child's other new namespaces. */
+	if ((err = copy_creds(child, parent, flags)))
+		goto fail;
 	if ((err = copy_namespaces(flags, child, parent)))
 		goto fail;
 	if ((err = clone_pid(child, args)))
