@@ -101,6 +101,23 @@ struct cred *prepare_exec_creds(void)
 }
 
 /*
+ * Does subset hold no capability that set lacks? In one user namespace,
+ * compare the permitted sets; across namespaces, only if subset's is
+ * below set's and owned by set's euid (where set has every capability).
+ */
+static bool cred_cap_issubset(const struct cred *set, const struct cred *subset)
+{
+	struct user_namespace *ns = subset->user_ns;
+
+	if (set->user_ns == ns)
+		return cap_issubset(subset->cap_permitted, set->cap_permitted);
+	for (; ns != &init_user_ns; ns = ns->parent)
+		if (ns->parent == set->user_ns && ns->owner == set->euid)
+			return true;
+	return false;
+}
+
+/*
  * Install new as current's credentials, both the objective and the
  * subjective pointer; the reference passes to the task.
  */
@@ -117,7 +134,7 @@ int commit_creds(struct cred *new)
 	 * process that became more privileged than itself.
 	 */
 	if (old->euid != new->euid || old->egid != new->egid || old->fsuid != new->fsuid ||
-	    old->fsgid != new->fsgid || !cap_issubset(new->cap_permitted, old->cap_permitted)) {
+	    old->fsgid != new->fsgid || !cred_cap_issubset(old, new)) {
 		if (t->mm)
 			t->mm->dumpable = suid_dumpable;
 		t->pdeath_signal = 0;

@@ -503,12 +503,14 @@ static struct dentry *dentry_exe(struct task *t)
 #define PE_NS 4
 #define PE_NET 5
 
-/* /proc/PID/cgroup: every process is in the root of the one cgroup2
- * hierarchy (kernel/cgroup/namespace.c), whatever its cgroup namespace. */
+/* /proc/PID/cgroup: one line a mounted hierarchy. Every process is in
+ * the root of cgroup2's (kernel/cgroup/namespace.c), which Linux lists
+ * ("0::/") only once cgroup2 has been mounted somewhere; it cannot be
+ * mounted here, so the file is empty, as on Linux before that. */
 static int show_cgroup(struct seq_file *m, struct task *t)
 {
+	(void)m;
 	(void)t;
-	seq_puts(m, "0::/\n");
 	return 0;
 }
 

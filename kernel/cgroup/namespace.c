@@ -3,8 +3,9 @@
  * sees as its root (cgroup_namespaces(7)).
  *
  * There are no control groups here: every process is in the root of the
- * one cgroup2 hierarchy, as on a Linux whose init made none, and
- * /proc/PID/cgroup reads "0::/" (fs/proc/base.c). A cgroup namespace made
+ * one cgroup2 hierarchy, as on a Linux whose init made none and never
+ * mounted cgroup2, where /proc/PID/cgroup is empty (fs/proc/base.c). A
+ * cgroup namespace made
  * there has that root for its root, so what a process sees is the same in
  * every namespace; what the namespaces keep is their identity (the
  * /proc/PID/ns/cgroup link, "cgroup:[4026531835]" for the initial one)
