@@ -44,6 +44,9 @@ struct mount {
 	struct dentry *mountpoint;      /* the covered directory (held); NULL for "/" */
 	char *devname;                  /* the source as given ("proc", "none") */
 	unsigned long flags;            /* MNT_FLAGS bits */
+	bool locked;                    /* copied into a namespace of a less
+					 * privileged owner: not to be unmounted
+					 * alone (Linux's MNT_LOCKED) */
 };
 
 /* A mount namespace: its own table of mounts (include/nsproxy.h). */

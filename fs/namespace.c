@@ -156,6 +156,7 @@ static struct mount *clone_mount(const struct mount *old)
 	mnt->root = dget(old->root);
 	mnt->mountpoint = dget(old->mountpoint);
 	mnt->flags = old->flags;
+	mnt->locked = old->locked;
 	attach_mount(mnt);
 	return mnt;
 }
@@ -197,6 +198,10 @@ struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct user_namespace *user_ns
 			put_mnt_ns(ns);
 			return ERR_PTR(-ENOMEM);
 		}
+		/* Copied for a less privileged owner: what the mounts hide
+		 * stays hidden (Linux's lock_mnt_tree). */
+		if (user_ns != old->user_ns)
+			(*tail)->locked = true;
 		tail = &(*tail)->next;
 	}
 	return ns;
@@ -510,6 +515,21 @@ struct dentry *d_alloc_root_alias(struct super_block *sb)
 	return d;
 }
 
+/*
+ * May current make a new mount of type? Linux's mount_capable: a type a
+ * user namespace may mount (FS_USERNS_MOUNT) asks for CAP_SYS_ADMIN in
+ * the namespace that owns what it shows (proc: the owner of the caller's
+ * pid namespace; tmpfs, ramfs: the caller's); any other, in the initial.
+ */
+static bool mount_capable(const char *type)
+{
+	if (!strcmp(type, "proc"))
+		return ns_capable(task_active_pid_ns(current)->user_ns, CAP_SYS_ADMIN);
+	if (!strcmp(type, "ramfs") || !strcmp(type, "tmpfs"))
+		return ns_capable(current_user_ns(), CAP_SYS_ADMIN);
+	return capable(CAP_SYS_ADMIN);
+}
+
 static long do_new_mount(struct dentry *target, const char *type, const char *devname,
 			 unsigned long flags, char *data)
 {
@@ -528,6 +548,8 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		if (IS_ERR(fc))
 			return PTR_ERR(fc);
 		err = parse_monolithic_mount_data(fc, data);
+		if (!err && !mount_capable(type))
+			err = -EPERM;
 		if (!err)
 			err = vfs_get_tree(fc);
 		sb = fc->sb;
@@ -537,12 +559,18 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		if (err)
 			return err;
 	} else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0) {
+		if (!mount_capable(type))
+			return -EPERM;
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
 	} else {
 		/* A registered type, maybe from a module loaded now ("fs-TYPE"). */
 		fs_type = get_fs_type(type);
 		if (!fs_type)
 			return -ENODEV;
+		if (!mount_capable(type)) {
+			put_filesystem(fs_type);
+			return -EPERM;
+		}
 		err = common_mount_options(data, &devname, &ro);
 		if (err) {
 			put_filesystem(fs_type);
@@ -599,6 +627,13 @@ fail:
 	return err;
 }
 
+/* mount and umount: CAP_SYS_ADMIN in the owner of the caller's mount
+ * namespace (Linux's may_mount). */
+static bool may_mount(void)
+{
+	return ns_capable(current_mnt_ns()->user_ns, CAP_SYS_ADMIN);
+}
+
 long sys_mount(const char __user *dev_name, const char __user *dir_name, const char __user *type,
 	       unsigned long flags, void __user *data)
 {
@@ -606,7 +641,7 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	struct dentry *target;
 	long err;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!may_mount())
 		return -EPERM;
 	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
 		flags &= ~MS_MGC_MSK;
@@ -628,7 +663,12 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	err = kern_path_at(AT_FDCWD, dir, LOOKUP_FOLLOW, &target);
 	if (err)
 		goto out;
-	if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
+	/* Only new mounts for a user namespace's root: a remount here
+	 * changes the super block, shared with other namespaces, and there
+	 * are no locked flags to keep a move from revealing what is below. */
+	if ((flags & (MS_REMOUNT | MS_PROPAGATION | MS_MOVE)) && !capable(CAP_SYS_ADMIN)) {
+		err = -EPERM;
+	} else if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
 		/* Both only for the root of a mount. There is no propagation
 		 * (every mount is private), and remount changes the flags. */
 		struct mount *mnt = find_mount(target);
@@ -719,14 +759,14 @@ long sys_umount2(const char __user *name, int flags)
 	if (err)
 		return err;
 	/* As Linux: the name is looked up first, then the privilege asked. */
-	if (!capable(CAP_SYS_ADMIN)) {
+	if (!may_mount()) {
 		dput(d);
 		return -EPERM;
 	}
 	mnt = find_mount(d);
-	if (!mnt || !mnt->mountpoint) {
+	if (!mnt || !mnt->mountpoint || mnt->locked) {
 		dput(d);
-		return -EINVAL; /* not a mount point, or the root filesystem */
+		return -EINVAL; /* not a mount point, the root filesystem, or locked */
 	}
 	if (flags & MNT_EXPIRE) {
 		dput(d);
@@ -765,7 +805,7 @@ long sys_chroot(const char __user *filename)
 	if (err)
 		return err;
 	err = inode_permission(d->d_inode, MAY_EXEC);
-	if (!err && !capable(CAP_SYS_CHROOT))
+	if (!err && !ns_capable(current_user_ns(), CAP_SYS_CHROOT))
 		err = -EPERM;
 	if (err) {
 		dput(d);

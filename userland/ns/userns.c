@@ -311,6 +311,38 @@ static void setns_rules(void)
 	waitpid(pid, NULL, 0);
 }
 
+/* What a container runtime does as an ordinary user: its own user, mount
+ * and pid namespaces, /proc and /tmp mounted there. */
+static void container(void)
+{
+	pid_t pid;
+
+	become_1000();
+	result("unshare(CLONE_NEWUSER|CLONE_NEWNS|CLONE_NEWPID)", unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID));
+	write_file("setgroups deny", "/proc/self/setgroups", "deny");
+	write_file("uid_map 0 1000 1", "/proc/self/uid_map", "0 1000 1");
+	write_file("gid_map 0 1000 1", "/proc/self/gid_map", "0 1000 1");
+	pid = fork();
+	if (pid == 0) {
+		printf("pid in the new namespace: %d\n", (int)getpid());
+		result("mount proc", mount("proc", "/proc", "proc", 0, NULL));
+		show_status("Pid:");
+		show_status("Uid:");
+		result("mount tmpfs", mount("none", "/tmp", "tmpfs", 0, NULL));
+		result("umount the new tmpfs", umount("/tmp"));
+		result("mount ramfs", mount("none", "/tmp", "ramfs", 0, NULL));
+		result("umount it", umount("/tmp"));
+		result("mount binfmt_misc", mount("none", "/tmp", "binfmt_misc", 0, NULL));
+		result("umount the new proc", umount("/proc"));
+		result("umount the copied proc (locked)", umount("/proc"));
+		result("remount / read-only", mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY, NULL));
+		result("chroot(\"/\")", chroot("/"));
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+}
+
 static void nesting(void)
 {
 	int n = 0;
@@ -417,6 +449,7 @@ int main(void)
 	run("unshare rules", unshare_rules);
 	run("clone", clone_newuser);
 	run("setns", setns_rules);
+	run("container", container);
 	run("nesting", nesting);
 	run("ioctls", ioctls);
 	run("cgroup", cgroup);
