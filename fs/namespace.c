@@ -59,7 +59,7 @@
 #include <nsproxy.h>
 #include <sched.h>
 #include <uaccess.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 /* umount2 flags */
 #define MNT_FORCE 1

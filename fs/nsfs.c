@@ -20,7 +20,7 @@
 #include <nsproxy.h>
 #include <cred.h>
 #include <uaccess.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 #define NSFS_MAGIC 0x6e736673
 #define NS_GET_USERNS 0xb701

@@ -37,7 +37,7 @@
  * sets full; setuid away from 0 empties them. "0" is the uid that the
  * cred's user namespace calls 0.
  *
- * The ids are kernel ids (include/user_namespace.h): what the initial
+ * The ids are kernel ids (include/linux/user_namespace.h): what the initial
  * user namespace calls them. The system calls translate them through the
  * caller's user namespace (cred->user_ns), in which the capabilities count
  * too: capable(cap) asks for cap in the initial namespace, ns_capable(ns,

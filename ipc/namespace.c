@@ -20,7 +20,7 @@
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 #include "util.h"
 
 /* Linux's defaults (include/uapi/linux/{sem,msg,shm}.h). */

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <nsproxy.h>
 #include <uaccess.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 #include <vm.h>
 
 /* ---- the life of a set of credentials ---------------------------------- */

@@ -22,7 +22,7 @@
 #include <sched.h>
 #include <security.h>
 #include <time_namespace.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 #include <vm.h>
 
 /* The other clone flags unshare takes (include/uapi/linux/sched.h). */

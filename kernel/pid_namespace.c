@@ -16,7 +16,7 @@
 #include <proc_fs.h>
 #include <sched.h>
 #include <string.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 struct pid_namespace init_pid_ns = {
 	.ns = { .inum = PROC_PID_INIT_INO, .count = 1, .ops = &pidns_operations },

@@ -1,8 +1,8 @@
 /*
- * user_namespace.c - user namespaces (include/user_namespace.h): their
- * tree, their life, the translation of ids through their maps, and setns
- * into one. The /proc/PID/uid_map, gid_map and setgroups files that write
- * the maps are in kernel/user_namespace_map.c.
+ * user_namespace.c - user namespaces (include/linux/user_namespace.h):
+ * their tree, their life, the translation of ids through their maps, and
+ * setns into one. The rules for writing the maps (/proc/PID/uid_map,
+ * gid_map, setgroups) are in kernel/user_namespace_map.c.
  */
 #include "../fs/vfs.h" /* fs_struct: Linux's <linux/fs_struct.h> */
 #include <cred.h>
@@ -10,7 +10,7 @@
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 /* The initial namespace maps every id to itself (4294967295 of them:
  * (u32)-1 is no id). */

@@ -25,7 +25,7 @@
 #include <mm.h>
 #include <sched.h>
 #include <string.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 static bool is_space(char c)
 {

@@ -17,7 +17,7 @@
 #include <sched.h>
 #include <string.h>
 #include <uaccess.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 #define UTS_LEN 64
 

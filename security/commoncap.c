@@ -30,7 +30,7 @@
 #include <linux/binfmts.h>
 #include <sched.h>
 #include <security.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 bool cap_capable(const struct cred *cred, struct user_namespace *targ_ns, int cap)
 {

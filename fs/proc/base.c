@@ -37,7 +37,7 @@
 #include <time_namespace.h>
 #include <trap.h>
 #include <uaccess.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 #include <vm.h>
 
 struct pid_entry {

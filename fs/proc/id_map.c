@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <mm.h>
 #include <sched.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 struct id_map_file {
 	struct user_namespace *ns;

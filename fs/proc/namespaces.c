@@ -12,7 +12,7 @@
 #include <sched.h>
 #include <time_namespace.h>
 #include <security.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 #define NS_INO_BASE 0x300
 

@@ -16,7 +16,7 @@
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 struct cgroup_namespace {
 	struct ns_common ns;

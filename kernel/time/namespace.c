@@ -16,7 +16,7 @@
 #include <sched.h>
 #include <string.h>
 #include <time_namespace.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 #include <vdso.h>
 #include <vm.h>
 

@@ -9,7 +9,7 @@
 #include <mm.h>
 #include <net_namespace.h>
 #include <sched.h>
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 
 /* Linux makes init_net first of all namespaces that take a dynamic inode
  * number, so it has the first one: "net:[4026531840]". */

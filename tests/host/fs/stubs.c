@@ -221,7 +221,7 @@ pid_t pid_vnr_to_global(pid_t nr) { return nr; }
 /* kernel/user_namespace.c, kernel/cgroup/namespace.c: one user
  * namespace, naming every id as itself; a capability is the effective
  * set's; no map is ever written. */
-#include <user_namespace.h>
+#include <linux/user_namespace.h>
 const struct proc_ns_operations userns_operations = { .name = "user", .type = CLONE_NEWUSER };
 const struct proc_ns_operations cgroupns_operations = { .name = "cgroup", .type = CLONE_NEWCGROUP };
 struct user_namespace init_user_ns = { .ns = { .inum = PROC_USER_INIT_INO, .count = 1 } };
