@@ -243,7 +243,7 @@ long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned
 			return -EINVAL;
 		return cap_raised(cred->cap_bset, arg2);
 	case PR_CAPBSET_DROP:
-		if (!capable(CAP_SETPCAP))
+		if (!ns_capable(current_user_ns(), CAP_SETPCAP))
 			return -EPERM;
 		if (!cap_valid(arg2))
 			return -EINVAL;

@@ -194,6 +194,19 @@ static void user_unshare(void)
 	show_file("gid_map", "/proc/self/gid_map");
 	show_file("setgroups", "/proc/self/setgroups");
 	result("setgroups(2) after deny", setgroups(0, NULL));
+	{
+		struct stat st;
+		int fd = open("/tmp/userns-file", O_CREAT | O_WRONLY, 0644);
+		stat("/", &st);
+		printf("owner of / (unmapped root): %d %d\n", (int)st.st_uid, (int)st.st_gid);
+		fstat(fd, &st);
+		printf("owner of a new file: %d %d\n", (int)st.st_uid, (int)st.st_gid);
+		result("fchown to 0 0", fchown(fd, 0, 0));
+		result("fchown to 5 (unmapped)", fchown(fd, 5, -1));
+		close(fd);
+		unlink("/tmp/userns-file");
+	}
+	result("prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN)", prctl(PR_CAPBSET_DROP, 21, 0, 0, 0));
 	result("setuid(0)", setuid(0));
 	result("setuid(5) (unmapped)", setuid(5));
 }

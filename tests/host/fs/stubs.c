@@ -227,6 +227,8 @@ const struct proc_ns_operations cgroupns_operations = { .name = "cgroup", .type 
 struct user_namespace init_user_ns = { .ns = { .inum = PROC_USER_INIT_INO, .count = 1 } };
 bool ns_capable(struct user_namespace *ns, int cap) { (void)ns; return cap_raised(current_cred()->cap_effective, cap); }
 uid_t from_kuid_munged(struct user_namespace *ns, uid_t kuid) { (void)ns; return kuid; }
+uid_t make_kuid(struct user_namespace *ns, uid_t uid) { (void)ns; return uid; }
+gid_t make_kgid(struct user_namespace *ns, gid_t gid) { (void)ns; return gid; }
 gid_t from_kgid_munged(struct user_namespace *ns, gid_t kgid) { (void)ns; return kgid; }
 void put_user_ns(struct user_namespace *ns) { (void)ns; }
 struct ns_common *ns_get_owner(struct ns_common *ns) { (void)ns; return ERR_PTR(-EPERM); }
