@@ -663,10 +663,11 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	err = kern_path_at(AT_FDCWD, dir, LOOKUP_FOLLOW, &target);
 	if (err)
 		goto out;
-	/* Only new mounts for a user namespace's root: a remount here
-	 * changes the super block, shared with other namespaces, and there
-	 * are no locked flags to keep a move from revealing what is below. */
-	if ((flags & (MS_REMOUNT | MS_PROPAGATION | MS_MOVE)) && !capable(CAP_SYS_ADMIN)) {
+	/* Not for a user namespace's root: a remount here changes the super
+	 * block, shared with other namespaces, and there are no locked flags
+	 * to keep a move from revealing what is below. (A change of
+	 * propagation changes nothing: every mount is private.) */
+	if ((flags & (MS_REMOUNT | MS_MOVE)) && !capable(CAP_SYS_ADMIN)) {
 		err = -EPERM;
 	} else if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
 		/* Both only for the root of a mount. There is no propagation
