@@ -177,6 +177,15 @@ static void sort_extents(struct uid_gid_map *map)
 	}
 }
 
+int userns_map_writer_check(struct user_namespace *ns, const struct cred *opener)
+{
+	if (!ns->parent)
+		return -EPERM; /* the initial namespace's maps are fixed */
+	if (opener->user_ns != ns && opener->user_ns != ns->parent)
+		return -EPERM;
+	return 0;
+}
+
 long userns_map_write(struct user_namespace *ns, bool gid, const char *kbuf, size_t count,
 		      const struct cred *opener)
 {
@@ -186,11 +195,9 @@ long userns_map_write(struct user_namespace *ns, bool gid, const char *kbuf, siz
 	char *text;
 	long err;
 
-	if (!ns->parent)
-		return -EPERM;
+	if ((err = userns_map_writer_check(ns, opener)))
+		return err;
 	parent_map = gid ? &ns->parent->gid_map : &ns->parent->uid_map;
-	if (opener->user_ns != ns && opener->user_ns != ns->parent)
-		return -EPERM;
 	if (map->nr_extents != 0 || !cap_capable(opener, ns, CAP_SYS_ADMIN))
 		return -EPERM; /* written once, by someone with power over ns */
 	text = kmalloc(count + 1);

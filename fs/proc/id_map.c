@@ -34,6 +34,7 @@ static int id_map_open(struct inode *inode, struct file *file)
 	f->ns = get_user_ns(task_cred(t)->user_ns);
 	f->opener = get_cred(current_cred());
 	file->private_data = f;
+	file->f_mode &= ~FMODE_PWRITE; /* a seq_file in Linux: pwrite is ESPIPE */
 	return 0;
 }
 
@@ -89,28 +90,35 @@ static ssize_t map_read(struct file *file, struct iov_iter *to, loff_t *pos, boo
 	return ret;
 }
 
-/* A write: at offset 0, less than a page, as one text. */
-static ssize_t map_write(struct file *file, struct iov_iter *from, loff_t *pos, bool gid, size_t max)
+/* What a write gives, NUL-terminated, into *text (kmalloc'd): only at
+ * offset 0 and shorter than max bytes (EINVAL), as Linux takes them. */
+static ssize_t write_text(struct iov_iter *from, loff_t *pos, size_t max, char **text)
 {
-	struct id_map_file *f = file->private_data;
 	size_t count = from->count;
-	char *text;
-	ssize_t ret;
 
 	if (*pos != 0 || count >= max)
 		return -EINVAL;
-	text = kmalloc(count + 1);
-	if (!text)
+	*text = kmalloc(count + 1);
+	if (!*text)
 		return -ENOMEM;
-	if (copy_from_iter(text, count, from) != count) {
-		kfree(text);
+	if (copy_from_iter(*text, count, from) != count) {
+		kfree(*text);
 		return -EFAULT;
 	}
-	text[count] = '\0';
-	if (max == PAGE_SIZE)
-		ret = userns_map_write(f->ns, gid, text, count, f->opener);
-	else
-		ret = userns_setgroups_write(f->ns, text, count);
+	(*text)[count] = '\0';
+	return (ssize_t)count;
+}
+
+/* A map is one write of less than a page. */
+static ssize_t map_write(struct file *file, struct iov_iter *from, loff_t *pos, bool gid)
+{
+	struct id_map_file *f = file->private_data;
+	char *text;
+	ssize_t ret = userns_map_writer_check(f->ns, f->opener);
+
+	if (ret < 0 || (ret = write_text(from, pos, PAGE_SIZE, &text)) < 0)
+		return ret;
+	ret = userns_map_write(f->ns, gid, text, (size_t)ret, f->opener);
 	kfree(text);
 	if (ret > 0)
 		*pos = ret;
@@ -129,12 +137,12 @@ static ssize_t gid_map_read(struct file *file, struct iov_iter *to, loff_t *pos)
 
 static ssize_t uid_map_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
-	return map_write(file, from, pos, false, PAGE_SIZE);
+	return map_write(file, from, pos, false);
 }
 
 static ssize_t gid_map_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
-	return map_write(file, from, pos, true, PAGE_SIZE);
+	return map_write(file, from, pos, true);
 }
 
 static ssize_t setgroups_read(struct file *file, struct iov_iter *to, loff_t *pos)
@@ -148,7 +156,17 @@ static ssize_t setgroups_read(struct file *file, struct iov_iter *to, loff_t *po
 /* Linux takes at most 7 bytes ("allow" and a few spaces). */
 static ssize_t setgroups_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
-	return map_write(file, from, pos, false, 8);
+	struct id_map_file *f = file->private_data;
+	char *text;
+	ssize_t ret = write_text(from, pos, 8, &text);
+
+	if (ret < 0)
+		return ret;
+	ret = userns_setgroups_write(f->ns, text, (size_t)ret);
+	kfree(text);
+	if (ret > 0)
+		*pos = ret;
+	return ret;
 }
 
 const struct file_operations proc_uid_map_fops = {

@@ -124,6 +124,9 @@ bool userns_may_setgroups(const struct user_namespace *ns);
  */
 size_t userns_map_text(char *buf, size_t size, struct user_namespace *ns, bool gid,
 		       struct user_namespace *reader);
+/* Only the namespace itself or its parent may write its maps, and never
+ * the initial one's: 0 or -EPERM, before the text is looked at. */
+int userns_map_writer_check(struct user_namespace *ns, const struct cred *opener);
 long userns_map_write(struct user_namespace *ns, bool gid, const char *kbuf, size_t count,
 		      const struct cred *opener);
 long userns_setgroups_write(struct user_namespace *ns, const char *kbuf, size_t count);

@@ -40,6 +40,7 @@ static const char *errname(int e)
 	case ENOSPC: return "ENOSPC";
 	case EUSERS: return "EUSERS";
 	case EBADF: return "EBADF";
+	case ESPIPE: return "ESPIPE";
 	default: {
 		static char buf[16];
 		snprintf(buf, sizeof(buf), "errno %d", e);
@@ -146,6 +147,7 @@ static void root_unshare(void)
 	int init_user = open("/proc/self/ns/user", O_RDONLY);
 
 	show_ids("root before");
+	write_file("the initial namespace's uid_map", "/proc/self/uid_map", "0 0 1");
 	result("unshare(CLONE_NEWUSER)", unshare(CLONE_NEWUSER));
 	printf("user namespace vs the initial: %s\n", same_ns("/proc/self/ns/user", "/proc/1/ns/user"));
 	show_ids("unmapped");
@@ -174,6 +176,13 @@ static void user_unshare(void)
 	show_ids("unmapped");
 	show_status("CapEff:");
 	result("sethostname (UTS of the initial user ns)", sethostname("x", 1));
+	{
+		int fd = open("/proc/self/uid_map", O_WRONLY);
+		result("uid_map, pwrite", pwrite(fd, "0 1000 1", 8, 1));
+		lseek(fd, 1, SEEK_SET);
+		result("uid_map at offset 1", write(fd, "0 1000 1", 8));
+		close(fd);
+	}
 	write_file("uid_map 0 0 1 (not mine)", "/proc/self/uid_map", "0 0 1");
 	write_file("uid_map 0 1000 2", "/proc/self/uid_map", "0 1000 2");
 	write_file("uid_map junk", "/proc/self/uid_map", "0 1000 x");
