@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -214,6 +215,18 @@ static void user_unshare(void)
 		result("fchown to 5 (unmapped)", fchown(fd, 5, -1));
 		close(fd);
 		unlink("/tmp/userns-file");
+	}
+	{
+		int q = msgget(IPC_PRIVATE, 0600);
+		struct msqid_ds ds;
+		msgctl(q, IPC_STAT, &ds);
+		printf("message queue: uid %d cuid %d gid %d\n", (int)ds.msg_perm.uid, (int)ds.msg_perm.cuid,
+		       (int)ds.msg_perm.gid);
+		ds.msg_perm.uid = 5;
+		result("IPC_SET to uid 5 (unmapped)", msgctl(q, IPC_SET, &ds));
+		ds.msg_perm.uid = 0;
+		result("IPC_SET to uid 0", msgctl(q, IPC_SET, &ds));
+		msgctl(q, IPC_RMID, NULL);
 	}
 	result("prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN)", prctl(PR_CAPBSET_DROP, 21, 0, 0, 0));
 	result("setuid(0)", setuid(0));
