@@ -44,12 +44,16 @@ struct mount {
 	struct dentry *mountpoint;      /* the covered directory (held); NULL for "/" */
 	char *devname;                  /* the source as given ("proc", "none") */
 	unsigned long flags;            /* MNT_FLAGS bits */
+	bool locked;                    /* copied into a namespace of a less
+					 * privileged owner: not to be unmounted
+					 * alone (Linux's MNT_LOCKED) */
 };
 
 /* A mount namespace: its own table of mounts (include/nsproxy.h). */
 struct mnt_namespace {
 	struct ns_common ns;
 	struct mount *mounts;           /* in the order of mounting, "/" first */
+	struct user_namespace *user_ns; /* its owner (a reference) */
 };
 
 /* The caller's namespace, and its table. */

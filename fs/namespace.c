@@ -59,6 +59,7 @@
 #include <nsproxy.h>
 #include <sched.h>
 #include <uaccess.h>
+#include <linux/user_namespace.h>
 
 /* umount2 flags */
 #define MNT_FORCE 1
@@ -70,12 +71,25 @@
  * another namespace made before it at boot. */
 struct mnt_namespace init_mnt_ns = {
 	.ns = { .inum = PROC_DYNAMIC_FIRST + 1, .count = 1, .ops = &mntns_operations },
+	.user_ns = &init_user_ns,
 };
 
 /* The caller's namespace (the initial one before the first process). */
 struct mnt_namespace *current_mnt_ns(void)
 {
 	return current && current->nsproxy ? current->nsproxy->mnt_ns : &init_mnt_ns;
+}
+
+/* Is current's root other than its namespace's "/" (what lookup reaches
+ * from the first mount's root, through what is mounted on it)? Linux's
+ * current_chrooted: a new user namespace must not escape a chroot. */
+bool current_chrooted(void)
+{
+	struct dentry *root = current_mnt_ns()->mounts->root, *over;
+
+	while ((over = d_mounted(root)))
+		root = over;
+	return current->fs && current->fs->root != root;
 }
 
 struct dentry *d_mounted(const struct dentry *d)
@@ -142,6 +156,7 @@ static struct mount *clone_mount(const struct mount *old)
 	mnt->root = dget(old->root);
 	mnt->mountpoint = dget(old->mountpoint);
 	mnt->flags = old->flags;
+	mnt->locked = old->locked;
 	attach_mount(mnt);
 	return mnt;
 }
@@ -159,7 +174,8 @@ static void drop_table(struct mnt_namespace *ns)
 	}
 }
 
-struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
+struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct user_namespace *user_ns,
+				  struct mnt_namespace *old)
 {
 	struct mnt_namespace *ns;
 	struct mount **tail;
@@ -175,12 +191,17 @@ struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old)
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
+	ns->user_ns = get_user_ns(user_ns);
 	tail = &ns->mounts;
 	for (struct mount *m = old->mounts; m; m = m->next) {
 		if (!(*tail = clone_mount(m))) {
 			put_mnt_ns(ns);
 			return ERR_PTR(-ENOMEM);
 		}
+		/* Copied for a less privileged owner: what the mounts hide
+		 * stays hidden (Linux's lock_mnt_tree). */
+		if (user_ns != old->user_ns)
+			(*tail)->locked = true;
 		tail = &(*tail)->next;
 	}
 	return ns;
@@ -192,6 +213,7 @@ void put_mnt_ns(struct mnt_namespace *ns)
 		return;
 	drop_table(ns);
 	ns_free_inum(ns->ns.inum);
+	put_user_ns(ns->user_ns);
 	kfree(ns);
 }
 
@@ -209,14 +231,17 @@ static void mntns_put(struct ns_common *ns)
 }
 
 /* setns: root and working directory become the namespace's root; only
- * for one who does not share its fs_struct (Linux's mntns_install). */
+ * for one who does not share its fs_struct, with CAP_SYS_ADMIN in the
+ * namespace's owner, CAP_SYS_CHROOT and CAP_SYS_ADMIN in the caller's
+ * (next) user namespace (Linux's mntns_install). */
 static int mntns_install(struct nsset *nsset, struct ns_common *new)
 {
 	struct mnt_namespace *ns = container_of(new, struct mnt_namespace, ns);
 	struct fs_struct *fs = nsset->fs;
 	struct dentry *old;
 
-	if (!capable(CAP_SYS_CHROOT) || !capable(CAP_SYS_ADMIN))
+	if (!ns_capable(ns->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_CHROOT) ||
+	    !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (fs_users(fs) > 1)
 		return -EINVAL;
@@ -230,12 +255,18 @@ static int mntns_install(struct nsset *nsset, struct ns_common *new)
 	return 0;
 }
 
+static struct user_namespace *mntns_owner(struct ns_common *ns)
+{
+	return container_of(ns, struct mnt_namespace, ns)->user_ns;
+}
+
 const struct proc_ns_operations mntns_operations = {
 	.name = "mnt",
 	.type = CLONE_NEWNS,
 	.get = mntns_get,
 	.put = mntns_put,
 	.install = mntns_install,
+	.owner = mntns_owner,
 };
 
 void mnt_init_root(struct super_block *sb)
@@ -484,6 +515,21 @@ struct dentry *d_alloc_root_alias(struct super_block *sb)
 	return d;
 }
 
+/*
+ * May current make a new mount of type? Linux's mount_capable: a type a
+ * user namespace may mount (FS_USERNS_MOUNT) asks for CAP_SYS_ADMIN in
+ * the namespace that owns what it shows (proc: the owner of the caller's
+ * pid namespace; tmpfs, ramfs: the caller's); any other, in the initial.
+ */
+static bool mount_capable(const char *type)
+{
+	if (!strcmp(type, "proc"))
+		return ns_capable(task_active_pid_ns(current)->user_ns, CAP_SYS_ADMIN);
+	if (!strcmp(type, "ramfs") || !strcmp(type, "tmpfs"))
+		return ns_capable(current_user_ns(), CAP_SYS_ADMIN);
+	return capable(CAP_SYS_ADMIN);
+}
+
 static long do_new_mount(struct dentry *target, const char *type, const char *devname,
 			 unsigned long flags, char *data)
 {
@@ -502,6 +548,8 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		if (IS_ERR(fc))
 			return PTR_ERR(fc);
 		err = parse_monolithic_mount_data(fc, data);
+		if (!err && !mount_capable(type))
+			err = -EPERM;
 		if (!err)
 			err = vfs_get_tree(fc);
 		sb = fc->sb;
@@ -511,12 +559,18 @@ static long do_new_mount(struct dentry *target, const char *type, const char *de
 		if (err)
 			return err;
 	} else if (strcmp(type, "ramfs") == 0 || strcmp(type, "tmpfs") == 0) {
+		if (!mount_capable(type))
+			return -EPERM;
 		sb = ramfs_mount(strcmp(type, "ramfs") == 0 ? "ramfs" : "tmpfs");
 	} else {
 		/* A registered type, maybe from a module loaded now ("fs-TYPE"). */
 		fs_type = get_fs_type(type);
 		if (!fs_type)
 			return -ENODEV;
+		if (!mount_capable(type)) {
+			put_filesystem(fs_type);
+			return -EPERM;
+		}
 		err = common_mount_options(data, &devname, &ro);
 		if (err) {
 			put_filesystem(fs_type);
@@ -573,6 +627,13 @@ fail:
 	return err;
 }
 
+/* mount and umount: CAP_SYS_ADMIN in the owner of the caller's mount
+ * namespace (Linux's may_mount). */
+static bool may_mount(void)
+{
+	return ns_capable(current_mnt_ns()->user_ns, CAP_SYS_ADMIN);
+}
+
 long sys_mount(const char __user *dev_name, const char __user *dir_name, const char __user *type,
 	       unsigned long flags, void __user *data)
 {
@@ -580,7 +641,7 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	struct dentry *target;
 	long err;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!may_mount())
 		return -EPERM;
 	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
 		flags &= ~MS_MGC_MSK;
@@ -602,7 +663,13 @@ long sys_mount(const char __user *dev_name, const char __user *dir_name, const c
 	err = kern_path_at(AT_FDCWD, dir, LOOKUP_FOLLOW, &target);
 	if (err)
 		goto out;
-	if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
+	/* Not for a user namespace's root: a remount here changes the super
+	 * block, shared with other namespaces, and there are no locked flags
+	 * to keep a move from revealing what is below. (A change of
+	 * propagation changes nothing: every mount is private.) */
+	if ((flags & (MS_REMOUNT | MS_MOVE)) && !capable(CAP_SYS_ADMIN)) {
+		err = -EPERM;
+	} else if (flags & (MS_REMOUNT | MS_PROPAGATION)) {
 		/* Both only for the root of a mount. There is no propagation
 		 * (every mount is private), and remount changes the flags. */
 		struct mount *mnt = find_mount(target);
@@ -693,14 +760,14 @@ long sys_umount2(const char __user *name, int flags)
 	if (err)
 		return err;
 	/* As Linux: the name is looked up first, then the privilege asked. */
-	if (!capable(CAP_SYS_ADMIN)) {
+	if (!may_mount()) {
 		dput(d);
 		return -EPERM;
 	}
 	mnt = find_mount(d);
-	if (!mnt || !mnt->mountpoint) {
+	if (!mnt || !mnt->mountpoint || mnt->locked) {
 		dput(d);
-		return -EINVAL; /* not a mount point, or the root filesystem */
+		return -EINVAL; /* not a mount point, the root filesystem, or locked */
 	}
 	if (flags & MNT_EXPIRE) {
 		dput(d);
@@ -739,7 +806,7 @@ long sys_chroot(const char __user *filename)
 	if (err)
 		return err;
 	err = inode_permission(d->d_inode, MAY_EXEC);
-	if (!err && !capable(CAP_SYS_CHROOT))
+	if (!err && !ns_capable(current_user_ns(), CAP_SYS_CHROOT))
 		err = -EPERM;
 	if (err) {
 		dput(d);

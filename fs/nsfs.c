@@ -10,16 +10,20 @@
  * inode's last iput drops. Linux keeps one dentry a namespace instead;
  * what user space sees is the same: device, inode number, mode 0444.
  *
- * ioctl: NS_GET_NSTYPE (the CLONE_NEW* flag) and NS_GET_OWNER_UID (0:
- * one user namespace here); the others, which need user and pid
- * namespace trees, answer ENOTTY.
+ * ioctl: NS_GET_USERNS (a descriptor of the owning user namespace),
+ * NS_GET_PARENT (of a pid or user namespace), NS_GET_NSTYPE (the
+ * CLONE_NEW* flag), NS_GET_OWNER_UID (a user namespace's creator, as the
+ * caller's namespace names it); others ENOTTY.
  */
 #include "vfs.h"
 #include <mm.h>
 #include <nsproxy.h>
+#include <cred.h>
 #include <uaccess.h>
+#include <linux/user_namespace.h>
 
 #define NSFS_MAGIC 0x6e736673
+#define NS_GET_USERNS 0xb701
 #define NS_GET_PARENT 0xb702
 #define NS_GET_NSTYPE 0xb703
 #define NS_GET_OWNER_UID 0xb704
@@ -55,6 +59,8 @@ static long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct ns_common *ns = nsfs_file_ns(file);
 
 	switch (cmd) {
+	case NS_GET_USERNS:
+		return open_related_ns(ns_get_owner(ns));
 	case NS_GET_PARENT:
 		if (!ns->ops->get_parent)
 			return -EINVAL;
@@ -64,7 +70,8 @@ static long ns_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NS_GET_OWNER_UID:
 		if (ns->ops->type != CLONE_NEWUSER)
 			return -EINVAL;
-		return put_user_u32(0, (uint32_t __user *)arg) ? -EFAULT : 0;
+		return put_user_u32(from_kuid_munged(current_user_ns(), container_of(ns, struct user_namespace, ns)->owner),
+				    (uint32_t __user *)arg) ? -EFAULT : 0;
 	default:
 		return -ENOTTY;
 	}

@@ -8,6 +8,7 @@
  */
 #include "vfs.h"
 #include <cred.h>
+#include <linux/user_namespace.h>
 #include <sched.h>
 #include <uaccess.h>
 
@@ -350,12 +351,18 @@ static bool chgrp_ok(struct inode *inode, gid_t gid)
  * CAP_FSETID (Linux's setattr_should_drop_sgid). Clearing them is a mode
  * change, which only the owner (or CAP_FOWNER) may make.
  */
-static long chown_common(struct inode *inode, uid_t uid, gid_t gid)
+static long chown_common(struct inode *inode, uid_t user, gid_t group)
 {
 	mode_t mode = inode->i_mode, kill = 0;
+	/* The ids as the kernel knows them; a name the caller's user
+	 * namespace does not map is EINVAL (-1: leave it). */
+	uid_t uid = make_kuid(current_user_ns(), user);
+	gid_t gid = make_kgid(current_user_ns(), group);
 
 	if (may_write_sb(inode))
 		return -EROFS;
+	if ((user != (uid_t)-1 && uid == INVALID_UID) || (group != (gid_t)-1 && gid == INVALID_GID))
+		return -EINVAL;
 	if (!S_ISDIR(mode)) {
 		kill = mode & S_ISUID;
 		if ((mode & S_ISGID) &&

@@ -5,7 +5,10 @@
  * struct kstat; cp_new_stat lays them out as x86-64 Linux's struct stat.
  */
 #include "vfs.h"
+#include <cred.h>
+#include <linux/user_namespace.h>
 #include <mm.h>
+#include <sched.h>
 #include <uaccess.h>
 
 #define AT_NO_AUTOMOUNT 0x800
@@ -42,8 +45,9 @@ static long cp_new_stat(const struct kstat *k, void __user *ubuf)
 	st.st_ino = k->ino;
 	st.st_nlink = k->nlink;
 	st.st_mode = k->mode;
-	st.st_uid = k->uid;
-	st.st_gid = k->gid;
+	/* The owner as the caller's user namespace names it (65534: none). */
+	st.st_uid = from_kuid_munged(current_user_ns(), k->uid);
+	st.st_gid = from_kgid_munged(current_user_ns(), k->gid);
 	st.st_rdev = k->rdev;
 	st.st_size = k->size;
 	st.st_blksize = PAGE_SIZE;
@@ -216,8 +220,8 @@ long sys_statx(int dfd, const char __user *filename, int flags, unsigned int mas
 	sx.stx_mask = STATX_BASIC_STATS;
 	sx.stx_blksize = PAGE_SIZE;
 	sx.stx_nlink = k.nlink;
-	sx.stx_uid = k.uid;
-	sx.stx_gid = k.gid;
+	sx.stx_uid = from_kuid_munged(current_user_ns(), k.uid);
+	sx.stx_gid = from_kgid_munged(current_user_ns(), k.gid);
 	sx.stx_mode = k.mode;
 	sx.stx_ino = k.ino;
 	sx.stx_size = k.size;

@@ -290,6 +290,8 @@ struct dentry {
  * mounted on d, or NULL; the directory the mount root d covers, or NULL. */
 struct dentry *d_mounted(const struct dentry *d);
 struct dentry *d_covers(const struct dentry *root);
+/* Is current's root other than its mount namespace's "/"? (fs/namespace.c) */
+bool current_chrooted(void);
 
 /* First readdir position of a child; 0 and 1 are "." and "..". */
 #define DIR_POS_FIRST 2

@@ -34,7 +34,14 @@
  *   cap_ambient      what exec passes on to an ordinary program
  * Root's ids give capabilities by Linux's compatibility rules
  * (security/commoncap.c): exec as euid 0 makes the permitted and effective
- * sets full; setuid away from 0 empties them.
+ * sets full; setuid away from 0 empties them. "0" is the uid that the
+ * cred's user namespace calls 0.
+ *
+ * The ids are kernel ids (include/linux/user_namespace.h): what the initial
+ * user namespace calls them. The system calls translate them through the
+ * caller's user namespace (cred->user_ns), in which the capabilities count
+ * too: capable(cap) asks for cap in the initial namespace, ns_capable(ns,
+ * cap) in ns.
  */
 #pragma once
 #include <kernel.h>
@@ -119,6 +126,7 @@ struct cred {
 	unsigned securebits;    /* SECBIT_* */
 	kernel_cap_t cap_inheritable, cap_permitted, cap_effective, cap_bset, cap_ambient;
 	struct group_info *group_info;
+	struct user_namespace *user_ns; /* a reference */
 	void *security;         /* a security module's data (security/) */
 };
 
@@ -138,7 +146,9 @@ extern int suid_dumpable;
  */
 struct cred *prepare_creds(void);
 struct cred *prepare_exec_creds(void);
-void copy_creds(struct task *child, const struct task *parent); /* fork */
+/* fork: the child shares the parent's; with CLONE_NEWUSER (in flags) it
+ * gets its own, in a new user namespace. 0 or -errno (create_user_ns). */
+int copy_creds(struct task *child, const struct task *parent, uint64_t flags);
 int commit_creds(struct cred *new);
 void abort_creds(struct cred *new);
 const struct cred *override_creds(const struct cred *new);
@@ -177,9 +187,18 @@ bool in_egroup_p(gid_t gid);
 #define current_suid() (current_cred()->suid)
 #define current_sgid() (current_cred()->sgid)
 
+#define current_user_ns() (current_cred()->user_ns)
+
 /*
- * May current do what capability cap allows? Linux: capable(), which asks
- * the security modules (security_capable); here only the capability rules
- * decide, so it is one look at the effective set.
+ * May current do what capability cap allows in user namespace ns? Linux:
+ * ns_capable, which asks the security modules (security_capable); here
+ * only the capability rules decide (cap_capable, security/commoncap.c):
+ * the effective set if ns is the cred's namespace; every capability if
+ * the cred's namespace is an ancestor of ns and its euid owns the branch
+ * that leads to ns; nothing otherwise.
  */
-#define capable(cap) cap_raised(current_cred()->cap_effective, (cap))
+struct user_namespace;
+extern struct user_namespace init_user_ns;
+bool cap_capable(const struct cred *cred, struct user_namespace *ns, int cap);
+bool ns_capable(struct user_namespace *ns, int cap);
+#define capable(cap) ns_capable(&init_user_ns, (cap))

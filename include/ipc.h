@@ -58,6 +58,7 @@ enum { IPC_SEM_IDS, IPC_MSG_IDS, IPC_SHM_IDS, IPC_NR_IDS };
 
 struct ipc_namespace {
 	struct ns_common ns;    /* count: nsproxies, nsfs files, attached segments */
+	struct user_namespace *user_ns; /* its owner (a reference) */
 	struct ipc_ids ids[IPC_NR_IDS];
 	/* /proc/sys/kernel/sem: semmsl, semmns, semopm, semmni */
 	int sem_ctls[4];

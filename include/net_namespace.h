@@ -15,6 +15,7 @@
 
 struct net {
 	struct ns_common ns;
+	struct user_namespace *user_ns; /* its owner (a reference) */
 };
 
 extern struct net init_net;
@@ -29,7 +30,7 @@ void put_net(struct net *net);
 
 /* CLONE_NEWNET: a new, empty namespace; else old with one more reference.
  * ERR_PTR(-errno). */
-struct net *copy_net_ns(uint64_t flags, struct net *old);
+struct net *copy_net_ns(uint64_t flags, struct user_namespace *user_ns, struct net *old);
 /* The namespace the current task makes sockets in (init_net at boot). */
 struct net *current_net(void);
 /* t's namespace, with a reference; NULL once t has exited. */

@@ -10,6 +10,11 @@
  *   ipc  System V IPC's ids and limits (ipc/namespace.c)
  *   net  the network: here, AF_UNIX's abstract names (net/core/net_namespace.c)
  *   time the monotonic and boot-time clocks' offsets (kernel/time/namespace.c)
+ *   cgroup  the root of the cgroup tree a process sees (kernel/cgroup/namespace.c)
+ *   user  who is who and who may do what (kernel/user_namespace.c): not in
+ *        the nsproxy but in the credentials (cred->user_ns), and the owner
+ *        of every other namespace (its user_ns): creating or entering one
+ *        takes CAP_SYS_ADMIN in its owner (ns_capable)
  *
  * A task points to one struct nsproxy, the set of namespaces it is in;
  * tasks whose sets are the same share it (count). Changing one namespace
@@ -44,9 +49,6 @@ struct fs_struct;
 #define CLONE_NEWNET 0x40000000
 #define CLONE_NS_ALL (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
 		      CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME | CLONE_NEWUSER)
-/* The ones this kernel makes. */
-#define CLONE_NS_SUPPORTED (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET | \
-			    CLONE_NEWTIME)
 
 /* Linux's fixed inode numbers of the initial namespaces (proc_ns.h);
  * the others come from PROC_DYNAMIC_FIRST up, the lowest free first. */
@@ -60,6 +62,7 @@ struct fs_struct;
 
 struct nsset;
 struct ns_common;
+struct user_namespace;
 
 /* One kind of namespace, as /proc/PID/ns and setns see it. */
 struct proc_ns_operations {
@@ -74,6 +77,9 @@ struct proc_ns_operations {
 	/* ioctl(NS_GET_PARENT): the parent, with a reference, or ERR_PTR
 	 * (EPERM: above the caller's own). NULL for kinds without parents. */
 	struct ns_common *(*get_parent)(struct ns_common *ns);
+	/* The user namespace that owns ns (for a user namespace, its parent;
+	 * NULL for the initial one). No reference. */
+	struct user_namespace *(*owner)(struct ns_common *ns);
 };
 
 struct ns_common {
@@ -88,6 +94,7 @@ struct pid_namespace;
 struct ipc_namespace;
 struct net;
 struct time_namespace;
+struct cgroup_namespace;
 
 struct nsproxy {
 	int count;
@@ -98,13 +105,19 @@ struct nsproxy {
 	struct net *net_ns;
 	struct time_namespace *time_ns;
 	struct time_namespace *time_ns_for_children; /* unshare(CLONE_NEWTIME) makes it */
+	struct cgroup_namespace *cgroup_ns;
 };
 
-/* What setns is changing: the caller's next nsproxy and fs_struct. */
+/* What setns is changing: the caller's next nsproxy, fs_struct and
+ * credentials (a copy when CLONE_NEWUSER is among the flags, else the
+ * caller's own). The installs check their capabilities against cred's
+ * user namespace, which a user namespace's install has already changed. */
+struct cred;
 struct nsset {
 	unsigned flags;
 	struct nsproxy *nsproxy;
 	struct fs_struct *fs;
+	struct cred *cred;
 };
 
 extern struct nsproxy init_nsproxy;
@@ -116,8 +129,9 @@ static inline struct nsproxy *get_nsproxy(struct nsproxy *ns)
 }
 void put_nsproxy(struct nsproxy *ns);
 
-/* fork: the child's namespaces, new ones for flags' CLONE_NEW*; 0 or
- * -errno (EPERM without CAP_SYS_ADMIN, EINVAL for a kind not here). */
+/* fork: the child's namespaces, new ones for flags' CLONE_NEW*, owned
+ * by the child's user namespace (copy_creds made it first for
+ * CLONE_NEWUSER); 0 or -errno (EPERM without CAP_SYS_ADMIN there). */
 int copy_namespaces(uint64_t flags, struct task *child, struct task *parent);
 /* Drop t's namespaces (exit). */
 void exit_task_namespaces(struct task *t);
@@ -132,14 +146,16 @@ int ns_common_init(struct ns_common *ns, const struct proc_ns_operations *ops);
 /* kernel/utsname.c */
 extern struct uts_namespace init_uts_ns;
 extern const struct proc_ns_operations utsns_operations;
-struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old);
+struct uts_namespace *copy_utsname(uint64_t flags, struct user_namespace *user_ns,
+				   struct uts_namespace *old);
 void put_uts_ns(struct uts_namespace *ns);
 
 /* ipc/namespace.c */
 extern const struct proc_ns_operations ipcns_operations;
 /* CLONE_NEWIPC: a new namespace, empty, with Linux's default limits;
  * else old with one more reference. ERR_PTR(-errno). */
-struct ipc_namespace *copy_ipcs(uint64_t flags, struct ipc_namespace *old);
+struct ipc_namespace *copy_ipcs(uint64_t flags, struct user_namespace *user_ns,
+			       struct ipc_namespace *old);
 void put_ipc_ns(struct ipc_namespace *ns);
 
 /* fs/namespace.c */
@@ -148,8 +164,21 @@ extern const struct proc_ns_operations mntns_operations;
 /* A copy of old's mount table for a new namespace; ERR_PTR(-errno). fs
  * (the new process's root and working directory) stays as it is: the
  * dentries are the same in the copy. */
-struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct mnt_namespace *old);
+struct mnt_namespace *copy_mnt_ns(uint64_t flags, struct user_namespace *user_ns,
+				  struct mnt_namespace *old);
 void put_mnt_ns(struct mnt_namespace *ns);
+
+/* The user namespace that owns ns, with a reference, if it is the
+ * caller's or below it; ERR_PTR(-EPERM) otherwise (NS_GET_USERNS,
+ * NS_GET_PARENT of a user namespace). */
+struct ns_common *ns_get_owner(struct ns_common *ns);
+
+/* kernel/cgroup/namespace.c */
+extern struct cgroup_namespace init_cgroup_ns;
+extern const struct proc_ns_operations cgroupns_operations;
+struct cgroup_namespace *copy_cgroup_ns(uint64_t flags, struct user_namespace *user_ns,
+					struct cgroup_namespace *old);
+void put_cgroup_ns(struct cgroup_namespace *ns);
 
 /* fs/nsfs.c: the file behind /proc/PID/ns/X, holding a reference on ns;
  * ERR_PTR on failure. */

@@ -27,6 +27,7 @@ struct time_namespace {
 	int64_t boottime_offset_ns;     /* added to CLOCK_BOOTTIME and its kin */
 	bool frozen_offsets;            /* a task has entered: offsets fixed */
 	void *vvar_page;                /* the vDSO's view: NULL for the initial one */
+	struct user_namespace *user_ns; /* its owner (a reference) */
 };
 
 extern struct time_namespace init_time_ns;
@@ -42,7 +43,8 @@ void put_time_ns(struct time_namespace *ns);
 
 /* CLONE_NEWTIME: a new namespace with no offsets; else old with one more
  * reference. ERR_PTR(-errno). */
-struct time_namespace *copy_time_ns(uint64_t flags, struct time_namespace *old);
+struct time_namespace *copy_time_ns(uint64_t flags, struct user_namespace *user_ns,
+				    struct time_namespace *old);
 /* A new task t (fork, not a thread) or an exec enters its nsproxy's
  * time_ns_for_children, if that differs from its time_ns. */
 void timens_on_fork(struct nsproxy *nsproxy, struct task *t);

@@ -20,6 +20,7 @@
 #include <mm.h>
 #include <nsproxy.h>
 #include <sched.h>
+#include <linux/user_namespace.h>
 #include "util.h"
 
 /* Linux's defaults (include/uapi/linux/{sem,msg,shm}.h). */
@@ -38,6 +39,7 @@
 struct ipc_namespace init_ipc_ns = {
 	.ns = { .inum = PROC_IPC_INIT_INO, .count = 1, .ops = &ipcns_operations },
 	IPC_NS_DEFAULTS,
+	.user_ns = &init_user_ns,
 };
 
 struct ipc_namespace *current_ipc_ns(void)
@@ -47,7 +49,8 @@ struct ipc_namespace *current_ipc_ns(void)
 	return current->nsproxy->ipc_ns;
 }
 
-struct ipc_namespace *copy_ipcs(uint64_t flags, struct ipc_namespace *old)
+struct ipc_namespace *copy_ipcs(uint64_t flags, struct user_namespace *user_ns,
+			       struct ipc_namespace *old)
 {
 	static const struct ipc_namespace defaults = { IPC_NS_DEFAULTS };
 	struct ipc_namespace *ns;
@@ -67,6 +70,7 @@ struct ipc_namespace *copy_ipcs(uint64_t flags, struct ipc_namespace *old)
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
+	ns->user_ns = get_user_ns(user_ns);
 	return ns;
 }
 
@@ -78,6 +82,7 @@ static void free_ipc_ns(struct ipc_namespace *ns)
 	shm_exit_ns(ns);
 	mq_exit_ns(ns);
 	ns_free_inum(ns->ns.inum);
+	put_user_ns(ns->user_ns);
 	kfree(ns);
 }
 
@@ -99,19 +104,25 @@ static void ipcns_put(struct ns_common *ns)
 	put_ipc_ns(container_of(ns, struct ipc_namespace, ns));
 }
 
-/* setns: CAP_SYS_ADMIN (one user namespace here). The caller's undo list
+/* setns: CAP_SYS_ADMIN in its owner and in the caller's (next) user
+ * namespace. The caller's undo list
  * is applied when the switch is made (kernel/nsproxy.c), as Linux's
  * commit_nsset does. */
 static int ipcns_install(struct nsset *nsset, struct ns_common *new)
 {
 	struct ipc_namespace *ns = container_of(new, struct ipc_namespace, ns);
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(ns->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	get_ipc_ns(ns);
 	put_ipc_ns(nsset->nsproxy->ipc_ns);
 	nsset->nsproxy->ipc_ns = ns;
 	return 0;
+}
+
+static struct user_namespace *ipcns_owner(struct ns_common *ns)
+{
+	return container_of(ns, struct ipc_namespace, ns)->user_ns;
 }
 
 const struct proc_ns_operations ipcns_operations = {
@@ -120,4 +131,5 @@ const struct proc_ns_operations ipcns_operations = {
 	.get = ipcns_get,
 	.put = ipcns_put,
 	.install = ipcns_install,
+	.owner = ipcns_owner,
 };

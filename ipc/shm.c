@@ -209,7 +209,8 @@ static struct shmid_kernel *shm_obtain_object_check(struct ipc_namespace *ns, in
 /* Only the creator, the owner or CAP_SYS_ADMIN may change or remove it. */
 static bool ipc_owner(const struct shmid_kernel *shp)
 {
-	return current_euid() == shp->perm.cuid || current_euid() == shp->perm.uid || capable(CAP_SYS_ADMIN);
+	return current_euid() == shp->perm.cuid || current_euid() == shp->perm.uid ||
+	       ns_capable(current_ipc_ns()->user_ns, CAP_SYS_ADMIN);
 }
 
 static long newseg(struct ipc_namespace *ns, int key, uint64_t size, int shmflg)

@@ -13,6 +13,7 @@
 #include <cred.h>
 #include <errno.h>
 #include <kernel.h>
+#include <linux/user_namespace.h>
 #include <mm.h>
 #include <sched.h>
 #include <string.h>
@@ -194,7 +195,9 @@ bool ipcperms(const struct kern_ipc_perm *perm, int flag)
 		granted >>= 6;
 	else if (in_group_p(perm->cgid) || in_group_p(perm->gid))
 		granted >>= 3;
-	return !(requested & ~granted & 0007) || capable(CAP_IPC_OWNER);
+	/* The objects the caller reaches are its IPC namespace's: CAP_IPC_OWNER
+	 * counts in that namespace's owner. */
+	return !(requested & ~granted & 0007) || ns_capable(current_ipc_ns()->user_ns, CAP_IPC_OWNER);
 }
 
 struct kern_ipc_perm *ipcctl_obtain_check(struct ipc_ids *ids, int id)
@@ -203,17 +206,22 @@ struct kern_ipc_perm *ipcctl_obtain_check(struct ipc_ids *ids, int id)
 
 	if (IS_ERR(perm))
 		return perm;
-	if (current_euid() == perm->cuid || current_euid() == perm->uid || capable(CAP_SYS_ADMIN))
+	if (current_euid() == perm->cuid || current_euid() == perm->uid ||
+	    ns_capable(current_ipc_ns()->user_ns, CAP_SYS_ADMIN))
 		return perm;
 	return ERR_PTR(-EPERM);
 }
 
 int ipc_update_perm(const struct ipc64_perm *in, struct kern_ipc_perm *out)
 {
-	if (in->uid == (uint32_t)-1 || in->gid == (uint32_t)-1)
+	/* The ids as the caller's user namespace names them (EINVAL: none). */
+	uid_t uid = make_kuid(current_user_ns(), in->uid);
+	gid_t gid = make_kgid(current_user_ns(), in->gid);
+
+	if (uid == INVALID_UID || gid == INVALID_GID)
 		return -EINVAL;
-	out->uid = in->uid;
-	out->gid = in->gid;
+	out->uid = uid;
+	out->gid = gid;
 	out->mode = (out->mode & ~S_IRWXUGO) | (in->mode & S_IRWXUGO);
 	return 0;
 }
@@ -222,10 +230,10 @@ void kernel_to_ipc64_perm(const struct kern_ipc_perm *in, struct ipc64_perm *out
 {
 	memset(out, 0, sizeof(*out));
 	out->key = in->key;
-	out->uid = in->uid;
-	out->gid = in->gid;
-	out->cuid = in->cuid;
-	out->cgid = in->cgid;
+	out->uid = from_kuid_munged(current_user_ns(), in->uid);
+	out->gid = from_kgid_munged(current_user_ns(), in->gid);
+	out->cuid = from_kuid_munged(current_user_ns(), in->cuid);
+	out->cgid = from_kgid_munged(current_user_ns(), in->cgid);
 	out->mode = in->mode;
 	out->seq = in->seq;
 }

@@ -141,3 +141,9 @@ long sys_capset(struct cap_header __user *header, const struct cap_data __user *
 	new->cap_ambient &= permitted & inheritable;
 	return commit_creds(new);
 }
+
+bool ns_capable(struct user_namespace *ns, int cap)
+{
+	BUG_ON(!cap_valid(cap));
+	return cap_capable(current_cred(), ns, cap);
+}

@@ -16,7 +16,9 @@
 #include <sched.h>
 #include <security.h>
 #include <string.h>
+#include <nsproxy.h>
 #include <uaccess.h>
+#include <linux/user_namespace.h>
 #include <vm.h>
 
 /* ---- the life of a set of credentials ---------------------------------- */
@@ -32,6 +34,7 @@ struct cred init_cred = {
 	.cap_effective = CAP_FULL_SET,
 	.cap_bset = CAP_FULL_SET,
 	.group_info = &init_groups,
+	.user_ns = &init_user_ns,
 };
 
 static struct group_info *get_group_info(struct group_info *gi)
@@ -44,6 +47,7 @@ void __put_cred(struct cred *cred)
 {
 	BUG_ON(cred == &init_cred);
 	put_group_info(cred->group_info);
+	put_user_ns(cred->user_ns);
 	kfree(cred);
 }
 
@@ -58,22 +62,59 @@ struct cred *prepare_creds(void)
 	*new = *old;
 	new->usage = 1;
 	get_group_info(new->group_info);
+	get_user_ns(new->user_ns);
 	return new;
 }
 
-/* fork: the child shares the parent's credentials (both pointers). */
-void copy_creds(struct task *child, const struct task *parent)
+/* Make cred both of t's credentials (a reference the caller gives). */
+static void set_task_creds(struct task *t, const struct cred *cred)
 {
-	put_cred(child->real_cred);
-	put_cred(child->cred);
-	child->real_cred = get_cred(parent->cred);
-	child->cred = get_cred(parent->cred);
+	put_cred(t->real_cred);
+	put_cred(t->cred);
+	t->real_cred = get_cred(cred);
+	t->cred = cred;
+}
+
+int copy_creds(struct task *child, const struct task *parent, uint64_t flags)
+{
+	struct cred *new;
+	int err;
+
+	set_task_creds(child, get_cred(parent->cred));
+	if (!(flags & CLONE_NEWUSER))
+		return 0;
+	new = prepare_creds(); /* current is the parent */
+	if (!new)
+		return -ENOMEM;
+	if ((err = create_user_ns(new))) {
+		abort_creds(new);
+		return err;
+	}
+	set_task_creds(child, new);
+	return 0;
 }
 
 /* The credentials exec starts from (Linux also resets keyrings here). */
 struct cred *prepare_exec_creds(void)
 {
 	return prepare_creds();
+}
+
+/*
+ * Does subset hold no capability that set lacks? In one user namespace,
+ * compare the permitted sets; across namespaces, only if subset's is
+ * below set's and owned by set's euid (where set has every capability).
+ */
+static bool cred_cap_issubset(const struct cred *set, const struct cred *subset)
+{
+	struct user_namespace *ns = subset->user_ns;
+
+	if (set->user_ns == ns)
+		return cap_issubset(subset->cap_permitted, set->cap_permitted);
+	for (; ns != &init_user_ns; ns = ns->parent)
+		if (ns->parent == set->user_ns && ns->owner == set->euid)
+			return true;
+	return false;
 }
 
 /*
@@ -93,7 +134,7 @@ int commit_creds(struct cred *new)
 	 * process that became more privileged than itself.
 	 */
 	if (old->euid != new->euid || old->egid != new->egid || old->fsuid != new->fsuid ||
-	    old->fsgid != new->fsgid || !cap_issubset(new->cap_permitted, old->cap_permitted)) {
+	    old->fsgid != new->fsgid || !cred_cap_issubset(old, new)) {
 		if (t->mm)
 			t->mm->dumpable = suid_dumpable;
 		t->pdeath_signal = 0;
@@ -196,10 +237,15 @@ bool in_egroup_p(gid_t gid)
 
 /* ---- reading the ids ------------------------------------------------------ */
 
-long sys_getuid(void) { return current_uid(); }
-long sys_geteuid(void) { return current_euid(); }
-long sys_getgid(void) { return current_gid(); }
-long sys_getegid(void) { return current_egid(); }
+/* The ids as the caller's user namespace names them; one it does not map
+ * shows as the overflow id (65534). */
+static unsigned uid_out(uid_t kuid) { return from_kuid_munged(current_user_ns(), kuid); }
+static unsigned gid_out(gid_t kgid) { return from_kgid_munged(current_user_ns(), kgid); }
+
+long sys_getuid(void) { return uid_out(current_uid()); }
+long sys_geteuid(void) { return uid_out(current_euid()); }
+long sys_getgid(void) { return gid_out(current_gid()); }
+long sys_getegid(void) { return gid_out(current_egid()); }
 
 static long put_ids(unsigned r, unsigned e, unsigned s, unsigned __user *ur,
 		    unsigned __user *ue, unsigned __user *us)
@@ -212,13 +258,13 @@ static long put_ids(unsigned r, unsigned e, unsigned s, unsigned __user *ur,
 long sys_getresuid(unsigned __user *r, unsigned __user *e, unsigned __user *s)
 {
 	const struct cred *c = current_cred();
-	return put_ids(c->uid, c->euid, c->suid, r, e, s);
+	return put_ids(uid_out(c->uid), uid_out(c->euid), uid_out(c->suid), r, e, s);
 }
 
 long sys_getresgid(unsigned __user *r, unsigned __user *e, unsigned __user *s)
 {
 	const struct cred *c = current_cred();
-	return put_ids(c->gid, c->egid, c->sgid, r, e, s);
+	return put_ids(gid_out(c->gid), gid_out(c->egid), gid_out(c->sgid), r, e, s);
 }
 
 /* ---- changing them --------------------------------------------------------- */
@@ -232,6 +278,42 @@ long sys_getresgid(unsigned __user *r, unsigned __user *e, unsigned __user *s)
  * rules (security/commoncap.c) follow the uids.
  */
 #define NO_CHANGE ((unsigned)-1)
+
+/*
+ * The kernel ids of the ids the caller names (its user namespace's
+ * names); NO_CHANGE stays. -EINVAL if the namespace maps one of them to
+ * nothing, as Linux's make_kuid and uid_valid.
+ */
+static int uids_in(unsigned *a, unsigned *b, unsigned *c)
+{
+	unsigned *ids[] = { a, b, c };
+
+	for (int i = 0; i < 3; i++) {
+		if (!ids[i] || *ids[i] == NO_CHANGE)
+			continue;
+		*ids[i] = make_kuid(current_user_ns(), *ids[i]);
+		if (*ids[i] == INVALID_UID)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int gids_in(unsigned *a, unsigned *b, unsigned *c)
+{
+	unsigned *ids[] = { a, b, c };
+
+	for (int i = 0; i < 3; i++) {
+		if (!ids[i] || *ids[i] == NO_CHANGE)
+			continue;
+		*ids[i] = make_kgid(current_user_ns(), *ids[i]);
+		if (*ids[i] == INVALID_GID)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* CAP_SETUID and CAP_SETGID count in the caller's own namespace. */
+#define setid_capable(cap) ns_capable(current_user_ns(), (cap))
 
 /*
  * RLIMIT_NPROC for a new real uid: over the limit is not an error of
@@ -265,12 +347,12 @@ long sys_setuid(unsigned uid)
 	const struct cred *old = current_cred();
 	struct cred *new;
 
-	if (uid == NO_CHANGE)
+	if (uid == NO_CHANGE || uids_in(&uid, NULL, NULL))
 		return -EINVAL;
 	new = prepare_creds();
 	if (!new)
 		return -ENOMEM;
-	if (capable(CAP_SETUID)) {
+	if (setid_capable(CAP_SETUID)) {
 		new->uid = new->suid = uid;
 	} else if (uid != old->uid && uid != old->suid) {
 		abort_creds(new);
@@ -286,18 +368,21 @@ long sys_setuid(unsigned uid)
 long sys_setreuid(unsigned ruid, unsigned euid)
 {
 	const struct cred *old = current_cred();
-	struct cred *new = prepare_creds();
+	struct cred *new;
 
+	if (uids_in(&ruid, &euid, NULL))
+		return -EINVAL;
+	new = prepare_creds();
 	if (!new)
 		return -ENOMEM;
 	if (ruid != NO_CHANGE) {
 		new->uid = ruid;
-		if (ruid != old->uid && ruid != old->euid && !capable(CAP_SETUID))
+		if (ruid != old->uid && ruid != old->euid && !setid_capable(CAP_SETUID))
 			goto eperm;
 	}
 	if (euid != NO_CHANGE) {
 		new->euid = euid;
-		if (euid != old->uid && euid != old->euid && euid != old->suid && !capable(CAP_SETUID))
+		if (euid != old->uid && euid != old->euid && euid != old->suid && !setid_capable(CAP_SETUID))
 			goto eperm;
 	}
 	if (ruid != NO_CHANGE || (euid != NO_CHANGE && euid != old->uid))
@@ -319,7 +404,9 @@ long sys_setresuid(unsigned ruid, unsigned euid, unsigned suid)
 	const struct cred *old = current_cred();
 	struct cred *new;
 
-	if (!capable(CAP_SETUID) &&
+	if (uids_in(&ruid, &euid, &suid))
+		return -EINVAL;
+	if (!setid_capable(CAP_SETUID) &&
 	    !(held(ruid, old->uid, old->euid, old->suid) && held(euid, old->uid, old->euid, old->suid) &&
 	      held(suid, old->uid, old->euid, old->suid)))
 		return -EPERM;
@@ -348,12 +435,12 @@ long sys_setgid(unsigned gid)
 	const struct cred *old = current_cred();
 	struct cred *new;
 
-	if (gid == NO_CHANGE)
+	if (gid == NO_CHANGE || gids_in(&gid, NULL, NULL))
 		return -EINVAL;
 	new = prepare_creds();
 	if (!new)
 		return -ENOMEM;
-	if (capable(CAP_SETGID)) {
+	if (setid_capable(CAP_SETGID)) {
 		new->gid = new->sgid = gid;
 	} else if (gid != old->gid && gid != old->sgid) {
 		abort_creds(new);
@@ -366,18 +453,21 @@ long sys_setgid(unsigned gid)
 long sys_setregid(unsigned rgid, unsigned egid)
 {
 	const struct cred *old = current_cred();
-	struct cred *new = prepare_creds();
+	struct cred *new;
 
+	if (gids_in(&rgid, &egid, NULL))
+		return -EINVAL;
+	new = prepare_creds();
 	if (!new)
 		return -ENOMEM;
 	if (rgid != NO_CHANGE) {
 		new->gid = rgid;
-		if (rgid != old->gid && rgid != old->egid && !capable(CAP_SETGID))
+		if (rgid != old->gid && rgid != old->egid && !setid_capable(CAP_SETGID))
 			goto eperm;
 	}
 	if (egid != NO_CHANGE) {
 		new->egid = egid;
-		if (egid != old->gid && egid != old->egid && egid != old->sgid && !capable(CAP_SETGID))
+		if (egid != old->gid && egid != old->egid && egid != old->sgid && !setid_capable(CAP_SETGID))
 			goto eperm;
 	}
 	if (rgid != NO_CHANGE || (egid != NO_CHANGE && egid != old->gid))
@@ -393,7 +483,9 @@ long sys_setresgid(unsigned rgid, unsigned egid, unsigned sgid)
 	const struct cred *old = current_cred();
 	struct cred *new;
 
-	if (!capable(CAP_SETGID) &&
+	if (gids_in(&rgid, &egid, &sgid))
+		return -EINVAL;
+	if (!setid_capable(CAP_SETGID) &&
 	    !(held(rgid, old->gid, old->egid, old->sgid) && held(egid, old->gid, old->egid, old->sgid) &&
 	      held(sgid, old->gid, old->egid, old->sgid)))
 		return -EPERM;
@@ -417,11 +509,12 @@ long sys_setresgid(unsigned rgid, unsigned egid, unsigned sgid)
 long sys_setfsuid(unsigned uid)
 {
 	const struct cred *old = current_cred();
-	uid_t old_fsuid = old->fsuid;
+	uid_t old_fsuid = uid_out(old->fsuid);
 	struct cred *new;
 
-	if (uid == NO_CHANGE || uid == old->fsuid ||
-	    (!held(uid, old->uid, old->euid, old->suid) && !capable(CAP_SETUID)))
+	if (uids_in(&uid, NULL, NULL) ||
+	    uid == NO_CHANGE || uid == old->fsuid ||
+	    (!held(uid, old->uid, old->euid, old->suid) && !setid_capable(CAP_SETUID)))
 		return old_fsuid;
 	new = prepare_creds();
 	if (!new)
@@ -437,11 +530,12 @@ long sys_setfsuid(unsigned uid)
 long sys_setfsgid(unsigned gid)
 {
 	const struct cred *old = current_cred();
-	gid_t old_fsgid = old->fsgid;
+	gid_t old_fsgid = gid_out(old->fsgid);
 	struct cred *new;
 
-	if (gid == NO_CHANGE || gid == old->fsgid ||
-	    (!held(gid, old->gid, old->egid, old->sgid) && !capable(CAP_SETGID)))
+	if (gids_in(&gid, NULL, NULL) ||
+	    gid == NO_CHANGE || gid == old->fsgid ||
+	    (!held(gid, old->gid, old->egid, old->sgid) && !setid_capable(CAP_SETGID)))
 		return old_fsgid;
 	new = prepare_creds();
 	if (!new)
@@ -463,8 +557,9 @@ long sys_getgroups(int size, gid_t __user *list)
 		return gi->ngroups;
 	if (size < gi->ngroups)
 		return -EINVAL;
-	if (copy_to_user(list, gi->gid, gi->ngroups * sizeof(gid_t)))
-		return -EFAULT;
+	for (int i = 0; i < gi->ngroups; i++)
+		if (put_user_u32(gid_out(gi->gid[i]), (uint32_t __user *)&list[i]))
+			return -EFAULT;
 	return gi->ngroups;
 }
 
@@ -473,7 +568,9 @@ long sys_setgroups(int size, const gid_t __user *list)
 	struct group_info *gi;
 	struct cred *new;
 
-	if (!capable(CAP_SETGID))
+	/* Only in a namespace whose gid_map is written and that did not deny
+	 * it (/proc/PID/setgroups): Linux's may_setgroups. */
+	if (!setid_capable(CAP_SETGID) || !userns_may_setgroups(current_user_ns()))
 		return -EPERM;
 	if ((unsigned)size > NGROUPS_MAX)
 		return -EINVAL;
@@ -483,6 +580,13 @@ long sys_setgroups(int size, const gid_t __user *list)
 	if (copy_from_user(gi->gid, list, size * sizeof(gid_t))) {
 		put_group_info(gi);
 		return -EFAULT;
+	}
+	for (int i = 0; i < size; i++) {
+		gi->gid[i] = make_kgid(current_user_ns(), gi->gid[i]);
+		if (gi->gid[i] == INVALID_GID) {
+			put_group_info(gi);
+			return -EINVAL;
+		}
 	}
 	groups_sort(gi);
 	new = prepare_creds();

@@ -60,8 +60,7 @@
 #define CLONE_CLEAR_SIGHAND 0x100000000ULL
 #define CLONE_INTO_CGROUP 0x200000000ULL
 
-/* What we do: everything but cgroups, and the namespaces nsproxy.c
- * does not make (it answers EINVAL for those). CLONE_PTRACE,
+/* What we do: everything but cgroups (CLONE_INTO_CGROUP). CLONE_PTRACE,
  * CLONE_UNTRACED (no ptrace here), CLONE_SYSVSEM (no System V semaphores)
  * and CLONE_IO are accepted and change nothing. */
 #define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
@@ -103,8 +102,8 @@ static int check_clone_flags(uint64_t flags)
 		return -EINVAL;
 	if ((flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
 		return -EINVAL;
-	/* A thread is in its process's pid namespace (Linux: and user
-	 * namespace): not after unshare(CLONE_NEWPID) either. */
+	/* A thread is in its process's pid and user namespaces: not after
+	 * unshare(CLONE_NEWPID) either. */
 	if ((flags & CLONE_THREAD) && ((flags & (CLONE_NEWUSER | CLONE_NEWPID)) ||
 				       current->nsproxy->pid_ns_for_children !=
 					       task_active_pid_ns(current)))
@@ -179,7 +178,6 @@ static void copy_task_state(struct task *child, struct task *parent, struct kern
 
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
 	set_pgrp_session(child, parent->pgid, parent->sid);
-	copy_creds(child, parent);
 	save_fsgs(parent);
 	child->fs_base = flags & CLONE_SETTLS ? args->tls : parent->fs_base;
 	child->gs_base = parent->gs_base;
@@ -287,6 +285,10 @@ static long kernel_clone(struct kernel_clone_args *args)
 	if (copy_semundo(flags, child))
 		goto fail;
 	exit_task_namespaces(child); /* alloc_task's initial ones */
+	/* The credentials first: with CLONE_NEWUSER they bring the user
+	 * namespace that owns the child's other new namespaces. */
+	if ((err = copy_creds(child, parent, flags)))
+		goto fail;
 	if ((err = copy_namespaces(flags, child, parent)))
 		goto fail;
 	if ((err = clone_pid(child, args)))

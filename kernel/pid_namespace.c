@@ -16,10 +16,12 @@
 #include <proc_fs.h>
 #include <sched.h>
 #include <string.h>
+#include <linux/user_namespace.h>
 
 struct pid_namespace init_pid_ns = {
 	.ns = { .inum = PROC_PID_INIT_INO, .count = 1, .ops = &pidns_operations },
 	.adding = true,
+	.user_ns = &init_user_ns,
 };
 
 void put_pid_ns(struct pid_namespace *ns)
@@ -29,12 +31,14 @@ void put_pid_ns(struct pid_namespace *ns)
 		struct pid_namespace *parent = ns->parent;
 
 		ns_free_inum(ns->ns.inum);
+		put_user_ns(ns->user_ns);
 		kfree(ns);
 		ns = parent;
 	}
 }
 
-struct pid_namespace *copy_pid_ns(uint64_t flags, struct pid_namespace *old)
+struct pid_namespace *copy_pid_ns(uint64_t flags, struct user_namespace *user_ns,
+				  struct pid_namespace *old)
 {
 	struct pid_namespace *ns;
 
@@ -45,6 +49,9 @@ struct pid_namespace *copy_pid_ns(uint64_t flags, struct pid_namespace *old)
 		return ERR_PTR(-EINVAL);
 	if (old->level + 1 > MAX_PID_NS_LEVEL)
 		return ERR_PTR(-ENOSPC);
+	/* Its owner must be the parent's owner or below it. */
+	if (!in_userns(old->user_ns, user_ns))
+		return ERR_PTR(-EPERM);
 	ns = kzalloc(sizeof(*ns));
 	if (!ns)
 		return ERR_PTR(-ENOMEM);
@@ -55,6 +62,7 @@ struct pid_namespace *copy_pid_ns(uint64_t flags, struct pid_namespace *old)
 	ns->level = old->level + 1;
 	ns->parent = get_pid_ns(old);
 	ns->adding = true;
+	ns->user_ns = get_user_ns(user_ns);
 	return ns;
 }
 
@@ -140,7 +148,7 @@ static int pidns_install(struct nsset *nsset, struct ns_common *ns)
 	struct pid_namespace *active = task_active_pid_ns(current);
 	struct pid_namespace *new = container_of(ns, struct pid_namespace, ns), *up = new;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(new->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	while (up && up->level > active->level)
 		up = up->parent;
@@ -163,6 +171,11 @@ static struct ns_common *pidns_get_parent(struct ns_common *ns)
 	return &get_pid_ns(parent)->ns;
 }
 
+static struct user_namespace *pidns_owner(struct ns_common *ns)
+{
+	return container_of(ns, struct pid_namespace, ns)->user_ns;
+}
+
 const struct proc_ns_operations pidns_operations = {
 	.name = "pid",
 	.type = CLONE_NEWPID,
@@ -170,6 +183,7 @@ const struct proc_ns_operations pidns_operations = {
 	.put = pidns_put,
 	.install = pidns_install,
 	.get_parent = pidns_get_parent,
+	.owner = pidns_owner,
 };
 
 const struct proc_ns_operations pidns_for_children_operations = {
@@ -179,6 +193,7 @@ const struct proc_ns_operations pidns_for_children_operations = {
 	.put = pidns_put,
 	.install = pidns_install,
 	.get_parent = pidns_get_parent,
+	.owner = pidns_owner,
 };
 
 /* ---- /proc/sys/kernel/ns_last_pid ------------------------------------------ */
@@ -195,7 +210,9 @@ static int write_ns_last_pid(const char *buf, size_t count)
 	char text[16];
 	int nr;
 
-	if (!capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
+	struct user_namespace *owner = task_active_pid_ns(current)->user_ns;
+
+	if (!ns_capable(owner, CAP_SYS_ADMIN) && !ns_capable(owner, CAP_CHECKPOINT_RESTORE))
 		return -EPERM;
 	while (count && (buf[count - 1] == '\n' || buf[count - 1] == ' '))
 		count--;

@@ -19,14 +19,16 @@ bool ptrace_may_access(struct task *t, unsigned mode)
 	/* A process may always look into itself, any of its threads. */
 	if (same_thread_group(t, current))
 		return true;
-	/* The same user in every one of t's ids, or CAP_SYS_PTRACE. */
+	/* The same user in every one of t's ids, or CAP_SYS_PTRACE in t's
+	 * user namespace. */
 	if (!(uid == tcred->uid && uid == tcred->euid && uid == tcred->suid &&
 	      gid == tcred->gid && gid == tcred->egid && gid == tcred->sgid) &&
-	    !capable(CAP_SYS_PTRACE))
+	    !ns_capable(tcred->user_ns, CAP_SYS_PTRACE))
 		return false;
 	/* A process that gained privileges at exec (set-user-ID) is not its
-	 * user's to look into: it is not dumpable. */
-	if (t->mm && t->mm->dumpable != SUID_DUMP_USER && !capable(CAP_SYS_PTRACE))
+	 * user's to look into: it is not dumpable. (Linux asks in the user
+	 * namespace of its memory, which is that of its exec.) */
+	if (t->mm && t->mm->dumpable != SUID_DUMP_USER && !ns_capable(tcred->user_ns, CAP_SYS_PTRACE))
 		return false;
 	return security_ptrace_access_check(t, mode) == 0;
 }

@@ -456,7 +456,7 @@ static int check_kill_permission(int sig, struct task *t)
 	if (same_thread_group(t, current))
 		return 0;
 	if (cred->euid == tcred->suid || cred->euid == tcred->uid ||
-	    cred->uid == tcred->suid || cred->uid == tcred->uid || capable(CAP_KILL))
+	    cred->uid == tcred->suid || cred->uid == tcred->uid || ns_capable(tcred->user_ns, CAP_KILL))
 		return 0;
 	if (sig == SIGCONT && t->sid == current->sid)
 		return 0;

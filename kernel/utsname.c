@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <string.h>
 #include <uaccess.h>
+#include <linux/user_namespace.h>
 
 #define UTS_LEN 64
 
@@ -28,6 +29,7 @@ struct new_utsname {
 struct uts_namespace {
 	struct ns_common ns;
 	struct new_utsname name;
+	struct user_namespace *user_ns; /* its owner (a reference) */
 };
 
 /* "Linux", so that programs that ask which kernel they run on see the ABI
@@ -42,6 +44,7 @@ struct uts_namespace init_uts_ns = {
 		.machine = "x86_64",
 		.domainname = "(none)",
 	},
+	.user_ns = &init_user_ns,
 };
 
 /* The names current sees. Before the first process (boot), the initial ones. */
@@ -54,9 +57,10 @@ static struct new_utsname *utsname(void)
 
 /* ---- the namespace ------------------------------------------------------- */
 
-/* CLONE_NEWUTS: a new namespace with a copy of old's names; else old
- * itself, with one more reference. ERR_PTR(-errno). */
-struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old)
+/* CLONE_NEWUTS: a new namespace with a copy of old's names, owned by
+ * user_ns; else old itself, with one more reference. ERR_PTR(-errno). */
+struct uts_namespace *copy_utsname(uint64_t flags, struct user_namespace *user_ns,
+				   struct uts_namespace *old)
 {
 	struct uts_namespace *ns;
 
@@ -72,6 +76,7 @@ struct uts_namespace *copy_utsname(uint64_t flags, struct uts_namespace *old)
 		return ERR_PTR(-ENOSPC);
 	}
 	ns->name = old->name;
+	ns->user_ns = get_user_ns(user_ns);
 	return ns;
 }
 
@@ -80,6 +85,7 @@ void put_uts_ns(struct uts_namespace *ns)
 	if (--ns->ns.count > 0)
 		return;
 	ns_free_inum(ns->ns.inum);
+	put_user_ns(ns->user_ns);
 	kfree(ns);
 }
 
@@ -99,17 +105,28 @@ static void utsns_put(struct ns_common *ns)
 	put_uts_ns(container_of(ns, struct uts_namespace, ns));
 }
 
-/* setns: root of the namespace may enter it (one user namespace here). */
+static struct uts_namespace *to_uts_ns(struct ns_common *ns)
+{
+	return container_of(ns, struct uts_namespace, ns);
+}
+
+/* setns: CAP_SYS_ADMIN in the namespace's owner and in the caller's
+ * (next) user namespace. */
 static int utsns_install(struct nsset *nsset, struct ns_common *new)
 {
-	struct uts_namespace *ns = container_of(new, struct uts_namespace, ns);
+	struct uts_namespace *ns = to_uts_ns(new);
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(ns->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	ns->ns.count++;
 	put_uts_ns(nsset->nsproxy->uts_ns);
 	nsset->nsproxy->uts_ns = ns;
 	return 0;
+}
+
+static struct user_namespace *utsns_owner(struct ns_common *ns)
+{
+	return to_uts_ns(ns)->user_ns;
 }
 
 const struct proc_ns_operations utsns_operations = {
@@ -118,6 +135,7 @@ const struct proc_ns_operations utsns_operations = {
 	.get = utsns_get,
 	.put = utsns_put,
 	.install = utsns_install,
+	.owner = utsns_owner,
 };
 
 /* ---- the calls and files ------------------------------------------------- */
@@ -127,12 +145,13 @@ long sys_uname(struct new_utsname __user *buf)
 	return copy_to_user(buf, utsname(), sizeof(struct new_utsname));
 }
 
-/* sethostname and setdomainname: root only, at most 64 bytes, no NUL needed. */
+/* sethostname and setdomainname: CAP_SYS_ADMIN in the owner of the
+ * caller's UTS namespace, at most 64 bytes, no NUL needed. */
 static long set_name(char *field, const char __user *name, int len)
 {
 	char buf[UTS_LEN + 1];
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(current->nsproxy->uts_ns->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (len < 0 || len > UTS_LEN)
 		return -EINVAL;

@@ -38,7 +38,7 @@ pkg=${LINUX_SOURCE_PKG:-linux-source-6.1}
 # Makefile builds but runs only through run_vmtests.sh (hugetlb, userfaultfd
 # and the rest of that script need more than a test each).
 SELFTEST_DIRS="exec clone3 futex vDSO proc mincore sigaltstack vm x86 core kcmp membarrier
-	pidfd prctl rseq timers size splice sync ipc memfd timens"
+	pidfd prctl rseq timers size splice sync ipc memfd timens nsfs"
 VM_STANDALONE="map_fixed_noreplace map_populate mlock2-tests mlock-random-test mremap_dontunmap
 	mremap_test memfd_secret mrelease_test on-fault-limit"
 # timers: the ones that take seconds, not minutes (raw_skew, inconsistency-check

@@ -30,6 +30,25 @@
 #include <linux/binfmts.h>
 #include <sched.h>
 #include <security.h>
+#include <linux/user_namespace.h>
+
+bool cap_capable(const struct cred *cred, struct user_namespace *targ_ns, int cap)
+{
+	struct user_namespace *ns = targ_ns;
+
+	/* Walk up from ns to the cred's namespace; a sibling or an ancestor
+	 * of the cred's namespace is never reached: no capability there. */
+	for (;;) {
+		if (ns == cred->user_ns)
+			return cap_raised(cred->cap_effective, cap);
+		if (ns->level <= cred->user_ns->level)
+			return false;
+		/* The owner of a namespace made in the cred's has all in it. */
+		if (ns->parent == cred->user_ns && ns->owner == cred->euid)
+			return true;
+		ns = ns->parent;
+	}
+}
 
 /*
  * Root's capabilities at exec (Linux's handle_privileged_root): root, by
@@ -40,10 +59,11 @@ static void handle_privileged_root(struct linux_binprm *bprm, bool *effective)
 {
 	const struct cred *old = current_cred();
 	struct cred *new = bprm->cred;
+	uid_t root_uid = make_kuid(new->user_ns, 0);
 
-	if (new->euid == 0 || new->uid == 0)
+	if (new->euid == root_uid || new->uid == root_uid)
 		new->cap_permitted = old->cap_bset | old->cap_inheritable;
-	if (new->euid == 0)
+	if (new->euid == root_uid)
 		*effective = true;
 }
 
@@ -101,7 +121,7 @@ int cap_bprm_creds_from_file(struct linux_binprm *bprm, struct file *file)
 	 * ambient ones for a program whose real uid is not 0.
 	 */
 	if (is_setid ||
-	    (new->uid != 0 && (effective || !cap_issubset(new->cap_permitted, new->cap_ambient))))
+	    (new->uid != make_kuid(new->user_ns, 0) && (effective || !cap_issubset(new->cap_permitted, new->cap_ambient))))
 		bprm->secureexec = true;
 	return 0;
 }
@@ -109,8 +129,9 @@ int cap_bprm_creds_from_file(struct linux_binprm *bprm, struct file *file)
 /* The capabilities follow the uids (Linux's cap_emulate_setxuid). */
 static void cap_emulate_setxuid(struct cred *new, const struct cred *old)
 {
-	bool old_root = old->uid == 0 || old->euid == 0 || old->suid == 0;
-	bool new_root = new->uid == 0 || new->euid == 0 || new->suid == 0;
+	uid_t root = make_kuid(old->user_ns, 0);
+	bool old_root = old->uid == root || old->euid == root || old->suid == root;
+	bool new_root = new->uid == root || new->euid == root || new->suid == root;
 
 	if (old_root && !new_root) {
 		if (!(old->securebits & SECBIT_KEEP_CAPS)) {
@@ -121,14 +142,16 @@ static void cap_emulate_setxuid(struct cred *new, const struct cred *old)
 		 * a non-root user, then exec, to drop everything. */
 		new->cap_ambient = CAP_EMPTY_SET;
 	}
-	if (old->euid == 0 && new->euid != 0)
+	if (old->euid == root && new->euid != root)
 		new->cap_effective = CAP_EMPTY_SET;
-	if (old->euid != 0 && new->euid == 0)
+	if (old->euid != root && new->euid == root)
 		new->cap_effective = new->cap_permitted;
 }
 
 int cap_task_fix_setuid(struct cred *new, const struct cred *old, int flags)
 {
+	uid_t root;
+
 	switch (flags) {
 	case LSM_SETID_RE:
 	case LSM_SETID_ID:
@@ -136,9 +159,10 @@ int cap_task_fix_setuid(struct cred *new, const struct cred *old, int flags)
 		cap_emulate_setxuid(new, old);
 		return 0;
 	case LSM_SETID_FS:
-		if (old->fsuid == 0 && new->fsuid != 0)
+		root = make_kuid(old->user_ns, 0);
+		if (old->fsuid == root && new->fsuid != root)
 			new->cap_effective &= ~CAP_FS_SET;
-		if (old->fsuid != 0 && new->fsuid == 0)
+		if (old->fsuid != root && new->fsuid == root)
 			new->cap_effective |= new->cap_permitted & CAP_FS_SET;
 		return 0;
 	}
@@ -147,14 +171,18 @@ int cap_task_fix_setuid(struct cred *new, const struct cred *old, int flags)
 
 /*
  * May current look into t? (Linux's cap_ptrace_access_check): only if t
- * has no permitted capability that current lacks, or with CAP_SYS_PTRACE.
+ * is in current's user namespace and has no permitted capability that
+ * current lacks, or with CAP_SYS_PTRACE in t's user namespace.
  */
 int cap_ptrace_access_check(struct task *t, unsigned mode)
 {
-	const struct cred *cred = current_cred();
+	const struct cred *cred = current_cred(), *tcred = task_cred(t);
 	kernel_cap_t caller = (mode & PTRACE_MODE_FSCREDS) ? cred->cap_effective : cred->cap_permitted;
 
-	if (cap_issubset(task_cred(t)->cap_permitted, caller) || capable(CAP_SYS_PTRACE))
+	/* Capabilities of one namespace compare only with that namespace's. */
+	if (cred->user_ns == tcred->user_ns && cap_issubset(tcred->cap_permitted, caller))
+		return 0;
+	if (ns_capable(tcred->user_ns, CAP_SYS_PTRACE))
 		return 0;
 	return -EPERM;
 }
@@ -215,7 +243,7 @@ long cap_task_prctl(int option, unsigned long arg2, unsigned long arg3, unsigned
 			return -EINVAL;
 		return cap_raised(cred->cap_bset, arg2);
 	case PR_CAPBSET_DROP:
-		if (!capable(CAP_SETPCAP))
+		if (!ns_capable(current_user_ns(), CAP_SETPCAP))
 			return -EPERM;
 		if (!cap_valid(arg2))
 			return -EINVAL;

@@ -37,6 +37,7 @@
 #include <time_namespace.h>
 #include <trap.h>
 #include <uaccess.h>
+#include <linux/user_namespace.h>
 #include <vm.h>
 
 struct pid_entry {
@@ -265,6 +266,7 @@ static int show_status(struct seq_file *m, struct task *t)
 {
 	const struct cred *cred = task_cred(t);
 	const struct group_info *gi = cred->group_info;
+	struct user_namespace *ns = current_user_ns(); /* Linux: the opener's */
 	uint64_t ign, cgt;
 
 	seq_printf(m, "Name:\t%s\n", t->comm);
@@ -274,14 +276,17 @@ static int show_status(struct seq_file *m, struct task *t)
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
 		   task_tgid_nr_ns(t, m->pid_ns), task_pid_nr_ns(t, m->pid_ns),
 		   task_ppid_nr_ns(t, m->pid_ns));
-	/* real, effective, saved, file system ids */
-	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", cred->uid, cred->euid, cred->suid, cred->fsuid);
-	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", cred->gid, cred->egid, cred->sgid, cred->fsgid);
+	/* real, effective, saved, file system ids, as the reader's user
+	 * namespace names them */
+	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\n", from_kuid_munged(ns, cred->uid), from_kuid_munged(ns, cred->euid),
+		   from_kuid_munged(ns, cred->suid), from_kuid_munged(ns, cred->fsuid));
+	seq_printf(m, "Gid:\t%u\t%u\t%u\t%u\n", from_kgid_munged(ns, cred->gid), from_kgid_munged(ns, cred->egid),
+		   from_kgid_munged(ns, cred->sgid), from_kgid_munged(ns, cred->fsgid));
 	seq_printf(m, "FDSize:\t%u\n", t->files ? t->files->max_fds : 0);
 	/* Linux's "Groups:\t10 20 \n": a space after the list, even an empty one. */
 	seq_puts(m, "Groups:\t");
 	for (int g = 0; g < gi->ngroups; g++)
-		seq_printf(m, g ? " %u" : "%u", gi->gid[g]);
+		seq_printf(m, g ? " %u" : "%u", from_kgid_munged(ns, gi->gid[g]));
 	seq_puts(m, " \n");
 	show_ns_numbers(m, t);
 	if (t->mm) {
@@ -498,6 +503,17 @@ static struct dentry *dentry_exe(struct task *t)
 #define PE_NS 4
 #define PE_NET 5
 
+/* /proc/PID/cgroup: one line a mounted hierarchy. Every process is in
+ * the root of cgroup2's (kernel/cgroup/namespace.c), which Linux lists
+ * ("0::/") only once cgroup2 has been mounted somewhere; it cannot be
+ * mounted here, so the file is empty, as on Linux before that. */
+static int show_cgroup(struct seq_file *m, struct task *t)
+{
+	(void)m;
+	(void)t;
+	return 0;
+}
+
 /* The bytes taken (kernel/time/timens_offsets.c), or -errno. */
 static int write_timens_offsets(struct task *t, const char *buf, size_t count)
 {
@@ -532,6 +548,10 @@ static const struct pid_entry pid_entries[] = {
 	{ "smaps", S_IFREG | 0444, show_smaps, NULL, NULL, true, NULL },
 	{ "smaps_rollup", S_IFREG | 0444, show_smaps_rollup, NULL, NULL, true, NULL },
 	{ "wchan", S_IFREG | 0444, show_wchan, NULL, NULL, false, NULL },
+	{ "cgroup", S_IFREG | 0444, show_cgroup, NULL, NULL, false, NULL },
+	{ "uid_map", S_IFREG | 0644, NULL, NULL, NULL, false, &proc_uid_map_fops },
+	{ "gid_map", S_IFREG | 0644, NULL, NULL, NULL, false, &proc_gid_map_fops },
+	{ "setgroups", S_IFREG | 0644, NULL, NULL, NULL, false, &proc_setgroups_fops },
 	/* The last: a thread's directory has no timers (a process's own). */
 	{ "timers", S_IFREG | 0444, proc_timers_show, NULL, NULL, false, NULL },
 };

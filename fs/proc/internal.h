@@ -57,6 +57,8 @@ struct proc_inode {
 static inline struct proc_inode *PROC_I(struct inode *inode) { return inode->i_private; }
 /* /proc/PID/mem (mem.c). */
 extern const struct file_operations proc_mem_fops;
+/* id_map.c: /proc/PID/uid_map, gid_map, setgroups */
+extern const struct file_operations proc_uid_map_fops, proc_gid_map_fops, proc_setgroups_fops;
 
 #define PROC_ROOT_INO 1
 /* Readdir positions in /proc: the registered entries from DIR_POS_FIRST,

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <time_namespace.h>
 #include <security.h>
+#include <linux/user_namespace.h>
 
 #define NS_INO_BASE 0x300
 
@@ -22,7 +23,9 @@ static const struct proc_ns_operations *const ns_entries[] = {
 	&ipcns_operations,
 	&pidns_operations,
 	&pidns_for_children_operations,
+	&userns_operations,
 	&mntns_operations,
+	&cgroupns_operations,
 	&timens_operations,
 	&timens_for_children_operations,
 };

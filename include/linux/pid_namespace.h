@@ -54,6 +54,7 @@ struct pid_namespace {
 	int nr_pids;                    /* struct pids with a number here */
 	bool adding;                    /* new numbers may be given (false once init died) */
 	struct task *child_reaper;      /* its init; NULL before the first process */
+	struct user_namespace *user_ns; /* its owner (a reference) */
 };
 
 /* One number of a task, in one namespace. */
@@ -131,7 +132,8 @@ static inline struct pid_namespace *get_pid_ns(struct pid_namespace *ns)
 void put_pid_ns(struct pid_namespace *ns);
 /* CLONE_NEWPID: a new namespace below old (which must be current's own:
  * EINVAL); else old, with one more reference. ERR_PTR(-errno). */
-struct pid_namespace *copy_pid_ns(uint64_t flags, struct pid_namespace *old);
+struct pid_namespace *copy_pid_ns(uint64_t flags, struct user_namespace *user_ns,
+				  struct pid_namespace *old);
 /* The init of ns is dying (its last thread exits): kill every other
  * process of ns and wait until all are gone. */
 void zap_pid_ns_processes(struct pid_namespace *ns);

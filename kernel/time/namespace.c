@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <string.h>
 #include <time_namespace.h>
+#include <linux/user_namespace.h>
 #include <vdso.h>
 #include <vm.h>
 
@@ -24,9 +25,11 @@
 struct time_namespace init_time_ns = {
 	.ns = { .inum = PROC_TIME_INIT_INO, .count = 1, .ops = &timens_operations },
 	.frozen_offsets = true,
+	.user_ns = &init_user_ns,
 };
 
-struct time_namespace *copy_time_ns(uint64_t flags, struct time_namespace *old)
+struct time_namespace *copy_time_ns(uint64_t flags, struct user_namespace *user_ns,
+				    struct time_namespace *old)
 {
 	struct time_namespace *ns;
 
@@ -45,6 +48,7 @@ struct time_namespace *copy_time_ns(uint64_t flags, struct time_namespace *old)
 		kfree(ns);
 		return ERR_PTR(-ENOSPC);
 	}
+	ns->user_ns = get_user_ns(user_ns);
 	return ns;
 }
 
@@ -56,6 +60,7 @@ void put_time_ns(struct time_namespace *ns)
 	/* A process that ends may still map it: its last unmap frees it. */
 	put_page(ns->vvar_page);
 	ns_free_inum(ns->ns.inum);
+	put_user_ns(ns->user_ns);
 	kfree(ns);
 }
 
@@ -160,7 +165,7 @@ static int timens_install(struct nsset *nsset, struct ns_common *new)
 
 	if (!thread_group_empty(current->group_leader) || (current->mm && current->mm->users > 1))
 		return -EUSERS;
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(ns->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	put_time_ns(nsset->nsproxy->time_ns);
 	nsset->nsproxy->time_ns = get_time_ns(ns);
@@ -174,12 +179,18 @@ void timens_commit(struct task *t, struct time_namespace *ns)
 	timens_enter(t, ns);
 }
 
+static struct user_namespace *timens_owner(struct ns_common *ns)
+{
+	return container_of(ns, struct time_namespace, ns)->user_ns;
+}
+
 const struct proc_ns_operations timens_operations = {
 	.name = "time",
 	.type = CLONE_NEWTIME,
 	.get = timens_get,
 	.put = timens_put,
 	.install = timens_install,
+	.owner = timens_owner,
 };
 
 /* The same namespaces under another link name ("time:[N]" its text). */
@@ -189,4 +200,5 @@ const struct proc_ns_operations timens_for_children_operations = {
 	.get = timens_for_children_get,
 	.put = timens_put,
 	.install = timens_install,
+	.owner = timens_owner,
 };

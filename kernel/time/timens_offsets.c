@@ -110,7 +110,7 @@ static int set_offsets(struct task *t, const struct timens_offset *offs, int n)
 	if (!t->nsproxy)
 		return -ESRCH;
 	ns = t->nsproxy->time_ns_for_children;
-	if (!capable(CAP_SYS_TIME))
+	if (!ns_capable(ns->user_ns, CAP_SYS_TIME))
 		return -EPERM;
 	for (int i = 0; i < n; i++)
 		if ((err = check_offset(&offs[i])))

@@ -9,14 +9,16 @@
 #include <mm.h>
 #include <net_namespace.h>
 #include <sched.h>
+#include <linux/user_namespace.h>
 
 /* Linux makes init_net first of all namespaces that take a dynamic inode
  * number, so it has the first one: "net:[4026531840]". */
 struct net init_net = {
 	.ns = { .inum = PROC_DYNAMIC_FIRST, .count = 1, .ops = &netns_operations },
+	.user_ns = &init_user_ns,
 };
 
-struct net *copy_net_ns(uint64_t flags, struct net *old)
+struct net *copy_net_ns(uint64_t flags, struct user_namespace *user_ns, struct net *old)
 {
 	struct net *net;
 
@@ -29,6 +31,7 @@ struct net *copy_net_ns(uint64_t flags, struct net *old)
 		kfree(net);
 		return ERR_PTR(-ENOSPC);
 	}
+	net->user_ns = get_user_ns(user_ns);
 	return net;
 }
 
@@ -38,6 +41,7 @@ void put_net(struct net *net)
 		return;
 	BUG_ON(net == &init_net);
 	ns_free_inum(net->ns.inum);
+	put_user_ns(net->user_ns);
 	kfree(net);
 }
 
@@ -65,16 +69,22 @@ static void netns_put(struct ns_common *ns)
 	put_net(container_of(ns, struct net, ns));
 }
 
-/* setns: root may enter any (one user namespace here). */
+/* setns: CAP_SYS_ADMIN in its owner and in the caller's (next) user
+ * namespace. */
 static int netns_install(struct nsset *nsset, struct ns_common *ns)
 {
 	struct net *net = container_of(ns, struct net, ns);
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!ns_capable(net->user_ns, CAP_SYS_ADMIN) || !ns_capable(nsset->cred->user_ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	put_net(nsset->nsproxy->net_ns);
 	nsset->nsproxy->net_ns = get_net(net);
 	return 0;
+}
+
+static struct user_namespace *netns_owner(struct ns_common *ns)
+{
+	return container_of(ns, struct net, ns)->user_ns;
 }
 
 const struct proc_ns_operations netns_operations = {
@@ -83,4 +93,5 @@ const struct proc_ns_operations netns_operations = {
 	.get = netns_get,
 	.put = netns_put,
 	.install = netns_install,
+	.owner = netns_owner,
 };

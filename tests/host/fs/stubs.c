@@ -119,7 +119,7 @@ void h_feed(const char *s) { while (*s) rx((uint8_t)*s++); }
  * committed: kernel/cred.c is not part of this test). Root has every
  * capability, anyone else none. */
 static struct group_info h_groups = { .usage = 1 };
-static struct cred h_cred = { .usage = 1, .group_info = &h_groups };
+static struct cred h_cred = { .usage = 1, .group_info = &h_groups, .user_ns = &init_user_ns };
 void h_setuid(int uid, int gid)
 {
 	h_cred.uid = h_cred.euid = h_cred.suid = h_cred.fsuid = uid;
@@ -221,5 +221,39 @@ pid_t pid_global_to_ns(pid_t global, const struct pid_namespace *ns) { (void)ns;
 struct task *find_task_by_pid_ns(pid_t nr, const struct pid_namespace *ns) { (void)ns; return find_task(nr); }
 pid_t pid_global_to_vnr(pid_t global) { return global; }
 pid_t pid_vnr_to_global(pid_t nr) { return nr; }
+/* kernel/user_namespace.c, kernel/cgroup/namespace.c: one user
+ * namespace, naming every id as itself; a capability is the effective
+ * set's; no map is ever written. */
+#include <linux/user_namespace.h>
+const struct proc_ns_operations userns_operations = { .name = "user", .type = CLONE_NEWUSER };
+const struct proc_ns_operations cgroupns_operations = { .name = "cgroup", .type = CLONE_NEWCGROUP };
+struct user_namespace init_user_ns = { .ns = { .inum = PROC_USER_INIT_INO, .count = 1 } };
+bool ns_capable(struct user_namespace *ns, int cap) { (void)ns; return cap_raised(current_cred()->cap_effective, cap); }
+uid_t from_kuid_munged(struct user_namespace *ns, uid_t kuid) { (void)ns; return kuid; }
+uid_t make_kuid(struct user_namespace *ns, uid_t uid) { (void)ns; return uid; }
+gid_t make_kgid(struct user_namespace *ns, gid_t gid) { (void)ns; return gid; }
+gid_t from_kgid_munged(struct user_namespace *ns, gid_t kgid) { (void)ns; return kgid; }
+void put_user_ns(struct user_namespace *ns) { (void)ns; }
+struct ns_common *ns_get_owner(struct ns_common *ns) { (void)ns; return ERR_PTR(-EPERM); }
+size_t userns_map_text(char *buf, size_t size, struct user_namespace *ns, bool gid, struct user_namespace *reader)
+{
+	(void)buf, (void)size, (void)ns, (void)gid, (void)reader;
+	return 0;
+}
+int userns_map_writer_check(struct user_namespace *ns, const struct cred *opener)
+{
+	(void)ns, (void)opener;
+	return -EPERM;
+}
+long userns_map_write(struct user_namespace *ns, bool gid, const char *kbuf, size_t count, const struct cred *opener)
+{
+	(void)ns, (void)gid, (void)kbuf, (void)count, (void)opener;
+	return -EPERM;
+}
+long userns_setgroups_write(struct user_namespace *ns, const char *kbuf, size_t count)
+{
+	(void)ns, (void)kbuf, (void)count;
+	return -EPERM;
+}
 /* kernel/time/posix-timers.c: /proc/PID/timers (no timers here). */
 int proc_timers_show(struct seq_file *m, struct task *t) { (void)m; (void)t; return 0; }
