@@ -45,6 +45,12 @@ size_t nr_pgtable_pages; /* user page tables, top levels included */
 static uint64_t entry_span(int level) { return 1UL << (PAGE_SHIFT + 9 * (level - 1)); }
 static unsigned entry_index(uint64_t va, int level) { return (va / entry_span(level)) % ENTRIES; }
 static uint64_t *next_table(uint64_t entry) { return phys_to_virt(entry & PTE_ADDR); }
+/* The first entry of a table whose entry 0 maps base, each entry span
+ * bytes, that a walk from address start visits. */
+static unsigned first_index(uint64_t base, uint64_t start, uint64_t span)
+{
+	return start > base ? (start - base) / span : 0;
+}
 
 uint64_t vm_pte_flags(unsigned vm_flags)
 {
@@ -98,8 +104,8 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 		       uint64_t end, pte_fn fn, void *arg, bool prune)
 {
 	uint64_t span = entry_span(level);
-	unsigned i = start > base ? (start - base) / span : 0;
-	for (; i < ENTRIES; i++) {
+
+	for (unsigned i = first_index(base, start, span); i < ENTRIES; i++) {
 		uint64_t lo = base + i * span;
 		if (lo >= end)
 			break;
@@ -153,8 +159,8 @@ static void free_tables(uint64_t *table, int level, uint64_t base, uint64_t star
 			uint64_t end, uint64_t floor, uint64_t ceiling)
 {
 	uint64_t span = entry_span(level);
-	unsigned i = start > base ? (start - base) / span : 0;
-	for (; i < ENTRIES; i++) {
+
+	for (unsigned i = first_index(base, start, span); i < ENTRIES; i++) {
 		uint64_t lo = base + i * span;
 		if (lo >= end)
 			break;
@@ -235,8 +241,8 @@ static int share_range(uint64_t *dst, uint64_t *src, int level, uint64_t base,
 		       uint64_t start, uint64_t end)
 {
 	uint64_t span = entry_span(level);
-	unsigned i = start > base ? (start - base) / span : 0;
-	for (; i < ENTRIES; i++) {
+
+	for (unsigned i = first_index(base, start, span); i < ENTRIES; i++) {
 		uint64_t lo = base + i * span, e = src[i];
 		if (lo >= end)
 			break;
