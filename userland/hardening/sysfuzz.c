@@ -13,8 +13,9 @@
  * every flag bit, bad pointers (NULL, kernel addresses, unmapped, read-only
  * and PROT_NONE pages, strings that run into an unmapped page), huge
  * lengths, negative and closed descriptors, paths of every kind; and as
- * often good ones (a buffer of random bytes, open descriptors, existing
- * files), so that the calls get past their first check. One call in eight
+ * often good ones (a buffer of random bytes, open descriptors: files, a
+ * pipe, timerfds; existing files), so that the calls get past their first
+ * check. One call in eight
  * is made with random flags and segment selectors, and now and then comes
  * an rt_sigreturn on a random frame (cpufuzz.h): the CPU state a program
  * hands the kernel besides the arguments.
@@ -59,6 +60,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -318,6 +320,14 @@ static void batch(uint64_t seed, int as_user)
 	}
 	int pfd[2];
 	pipe(pfd);
+	/* Timers behind descriptors, for the random reads, polls, ioctls and
+	 * timerfd_settime calls to find: one ticking every millisecond, one
+	 * that a setting of the wall clock would cancel. */
+	int tfd = timerfd_create(CLOCK_MONOTONIC, 0);
+	timerfd_settime(tfd, 0, &(struct itimerspec){ { 0, 1000000 }, { 0, 1000000 } }, NULL);
+	tfd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK);
+	timerfd_settime(tfd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
+			&(struct itimerspec){ { 1, 0 }, { time(NULL) + 1, 0 } }, NULL);
 	/* A call that blocks is interrupted (EINTR) soon, unless the batch
 	 * changes SIGALRM's action or its timer: then it is killed. */
 	struct sigaction sa = { .sa_handler = on_tick };
