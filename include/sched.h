@@ -149,8 +149,10 @@ struct signal_struct {
 	 * id the next timer_create tries first. */
 	struct k_itimer *posix_timers;
 	int posix_timer_id;
-	/* CPU ticks of the threads gone, and of the children reaped. */
+	/* CPU ticks of the threads gone, and of the children reaped; the
+	 * same for page faults (getrusage's ru_minflt). */
 	uint64_t utime, stime, cutime, cstime;
+	uint64_t min_flt, cmin_flt;
 };
 
 /* How to go on with a call interrupted by -ERESTART_RESTARTBLOCK (Linux's
@@ -286,8 +288,10 @@ struct task {
 	bool nproc_exceeded;    /* set*uid went over RLIMIT_NPROC: execve fails (EAGAIN) */
 
 	struct rlimit rlim[RLIM_NLIMITS]; /* the same in every thread (setrlimit sets all) */
-	/* This thread's CPU time in ticks, counted by the timer. */
+	/* This thread's CPU time in ticks, counted by the timer, and the
+	 * page faults it took (all minor: there is no disk). */
 	uint64_t utime, stime;
+	uint64_t min_flt;
 	uint64_t start_time;    /* jiffies at fork */
 	/* Execs this task made (Linux's self_exec_id): a POSIX message
 	 * queue's notification does not reach a program its owner exec'd. */

@@ -60,16 +60,19 @@ static int group_exit_status(struct task *leader)
 	return (s->flags & SIGNAL_GROUP_EXIT) ? s->group_exit_code : leader->exit_status;
 }
 
-/* CPU ticks of t's whole process: its threads gone and those still here. */
-static void thread_group_times(struct task *p, uint64_t *ut, uint64_t *st)
+/* CPU ticks and page faults of t's whole process: its threads gone and
+ * those still here. */
+static void thread_group_times(struct task *p, uint64_t *ut, uint64_t *st, uint64_t *flt)
 {
 	*ut = p->signal->utime;
 	*st = p->signal->stime;
+	*flt = p->signal->min_flt;
 	for_each_thread(p, t) {
 		if (t->state == TASK_ZOMBIE)
 			continue; /* counted in signal->utime already */
 		*ut += t->utime;
 		*st += t->stime;
+		*flt += t->min_flt;
 	}
 }
 
@@ -87,7 +90,7 @@ static bool do_notify_parent(struct task *leader)
 	struct k_sigaction *sa = &parent->sighand->action[SIGCHLD - 1];
 	struct ksiginfo info = { .si_signo = sig };
 	bool autoreap = false;
-	uint64_t ut, st;
+	uint64_t ut, st, flt;
 
 	info.si_pid = task_tgid_nr_ns(leader, task_active_pid_ns(parent));
 	info.si_uid = task_cred(leader)->uid;
@@ -97,7 +100,7 @@ static bool do_notify_parent(struct task *leader)
 		info.si_code = CLD_KILLED, info.si_status = status & 0x7f;
 	else
 		info.si_code = CLD_EXITED, info.si_status = (status >> 8) & 0xff;
-	thread_group_times(leader, &ut, &st);
+	thread_group_times(leader, &ut, &st, &flt);
 	info.si_utime = ut, info.si_stime = st;
 	if (sig == SIGCHLD && (sa->handler == SIG_IGN || (sa->flags & SA_NOCLDWAIT))) {
 		autoreap = true;
@@ -235,6 +238,7 @@ void do_exit(int status)
 	cli(); /* until schedule() leaves this task for good */
 	s->utime += t->utime;
 	s->stime += t->stime;
+	s->min_flt += t->min_flt;
 	exit_notify(t);
 	schedule();
 	panic("zombie %d ran again", t->pid);
@@ -311,7 +315,8 @@ int de_thread(struct task *me)
 					t->group_leader = me;
 			s->utime += leader->utime;
 			s->stime += leader->stime;
-			leader->utime = leader->stime = 0;
+			s->min_flt += leader->min_flt;
+			leader->utime = leader->stime = leader->min_flt = 0;
 			release_task_later(leader);
 		}
 		s->group_exec_task = NULL;
@@ -423,10 +428,11 @@ static int do_wait(pid_t pid, int options, struct wait_result *r)
 	}
 	irq_restore(irq);
 	if (err == 0 && r->reap) {
-		uint64_t ut, st;
-		thread_group_times(r->child, &ut, &st);
+		uint64_t ut, st, flt;
+		thread_group_times(r->child, &ut, &st, &flt);
 		current->signal->cutime += ut + r->child->signal->cutime;
 		current->signal->cstime += st + r->child->signal->cstime;
+		current->signal->cmin_flt += flt + r->child->signal->cmin_flt;
 	}
 	return err;
 }
@@ -448,7 +454,8 @@ static pid_t wait_pid_global(pid_t pid)
 
 struct rusage {
 	int64_t utime_sec, utime_usec, stime_sec, stime_usec;
-	int64_t rest[14];
+	int64_t maxrss, ixrss, idrss, isrss, minflt, majflt;
+	int64_t rest[8];
 };
 
 static void ticks_to_timeval(uint64_t ticks, int64_t *sec, int64_t *usec)
@@ -461,12 +468,13 @@ static int put_child_rusage(struct task *c, struct rusage __user *ru)
 {
 	struct rusage r;
 
-	uint64_t ut, st;
+	uint64_t ut, st, flt;
 
 	memset(&r, 0, sizeof(r));
-	thread_group_times(c, &ut, &st);
+	thread_group_times(c, &ut, &st, &flt);
 	ticks_to_timeval(ut + c->signal->cutime, &r.utime_sec, &r.utime_usec);
 	ticks_to_timeval(st + c->signal->cstime, &r.stime_sec, &r.stime_usec);
+	r.minflt = flt + c->signal->cmin_flt;
 	return copy_to_user(ru, &r, sizeof(r));
 }
 

@@ -360,27 +360,30 @@ long sys_times(struct tms __user *buf)
 long sys_getrusage(int who, void __user *ru)
 {
 	int64_t r[18] = { 0 }; /* two timevals, then 14 counters */
-	uint64_t ut, st;
+	uint64_t ut, st, flt;
 
 	switch (who) {
 	case RUSAGE_SELF:
 		ut = current->signal->utime, st = current->signal->stime;
+		flt = current->signal->min_flt;
 		for_each_thread(current, th) {
 			if (th->state != TASK_ZOMBIE)
-				ut += th->utime, st += th->stime;
+				ut += th->utime, st += th->stime, flt += th->min_flt;
 		}
 		break;
 	case RUSAGE_THREAD:
-		ut = current->utime, st = current->stime;
+		ut = current->utime, st = current->stime, flt = current->min_flt;
 		break;
 	case RUSAGE_CHILDREN:
 		ut = current->signal->cutime, st = current->signal->cstime;
+		flt = current->signal->cmin_flt;
 		break;
 	default:
 		return -EINVAL;
 	}
 	r[0] = ut / HZ, r[1] = ut % HZ * (1000000 / HZ);
 	r[2] = st / HZ, r[3] = st % HZ * (1000000 / HZ);
+	r[8] = flt; /* ru_minflt, after maxrss, ixrss, idrss, isrss */
 	return copy_to_user(ru, r, sizeof(r));
 }
 

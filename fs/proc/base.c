@@ -362,7 +362,8 @@ static int show_stat(struct seq_file *m, struct task *t)
 		   t->comm, task_state_char(t), task_ppid_nr_ns(t, m->pid_ns),
 		   pid_global_to_ns(t->pgid, m->pid_ns), pid_global_to_ns(t->sid, m->pid_ns),
 		   tty_nr, tty_pgrp > 0 ? pid_global_to_ns(tty_pgrp, m->pid_ns) : tty_pgrp, stat_flags(t),
-		   0UL, 0UL, 0UL, 0UL);
+		   (unsigned long)t->min_flt, (unsigned long)(t->signal ? t->signal->cmin_flt : 0),
+		   0UL, 0UL);
 	seq_printf(m, "%lu %lu %lu %lu %d %d %d %d %lu %lu %lu %lu ",
 		   (unsigned long)t->utime, (unsigned long)t->stime,
 		   (unsigned long)(t->signal ? t->signal->cutime : 0),

@@ -289,8 +289,10 @@ static void page_fault(struct trapframe *tf)
 		if (tf->rflags & RFLAGS_IF)
 			sti();
 		int err = handle_mm_fault(current->mm, cr2, tf->error);
-		if (err == 0)
+		if (err == 0) {
+			current->min_flt++; /* Linux's mm_account_fault */
 			return;
+		}
 		if (err == -ENOMEM) {
 			/*
 			 * No page to give: the OOM killer kills the largest
