@@ -63,7 +63,6 @@
 #define TFD_CLOEXEC O_CLOEXEC
 #define TFD_NONBLOCK O_NONBLOCK
 #define TFD_IOC_SET_TICKS 0x40085400 /* _IOW('T', 0, u64) */
-#define KTIME_MAX INT64_MAX
 
 struct itimerspec {
 	struct timespec it_interval, it_value;
@@ -390,24 +389,6 @@ long sys_timerfd_create(int clockid, int flags)
 	if (ufd < 0)
 		kfree(ctx);
 	return ufd;
-}
-
-/* A valid timespec in ns, saturated at KTIME_MAX (timespec64_to_ktime). */
-static int64_t timespec_to_ns(const struct timespec *ts)
-{
-	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
-		return KTIME_MAX;
-	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
-}
-
-static struct timespec ns_to_timespec(int64_t ns)
-{
-	return (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-}
-
-static bool timespec_valid(const struct timespec *ts)
-{
-	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NSEC_PER_SEC;
 }
 
 /*

@@ -23,6 +23,28 @@ struct timespec {
 	int64_t tv_nsec;
 };
 
+#define KTIME_MAX INT64_MAX
+
+/* A valid timespec in ns, saturated at KTIME_MAX (Linux's
+ * timespec64_to_ktime). */
+static inline int64_t timespec_to_ns(const struct timespec *ts)
+{
+	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
+		return KTIME_MAX;
+	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+}
+
+static inline struct timespec ns_to_timespec(int64_t ns)
+{
+	return (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+}
+
+/* Linux's timespec64_valid: seconds not negative, nanoseconds in range. */
+static inline bool timespec_valid(const struct timespec *ts)
+{
+	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NSEC_PER_SEC;
+}
+
 void time_init(void);
 void ktime_get_real(struct timespec *ts);      /* CLOCK_REALTIME */
 void ktime_get_monotonic(struct timespec *ts); /* CLOCK_MONOTONIC, since boot */

@@ -78,25 +78,6 @@ static int64_t clock_now(const struct k_itimer *t)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* A valid timespec in ns, saturated at KTIME_MAX (Linux's
- * timespec64_to_ktime). */
-static int64_t timespec_to_ns(const struct timespec *ts)
-{
-	if (ts->tv_sec >= KTIME_MAX / NSEC_PER_SEC)
-		return KTIME_MAX;
-	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
-}
-
-static struct timespec ns_to_timespec(int64_t ns)
-{
-	return (struct timespec){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-}
-
-static bool timespec_valid(const struct timespec *ts)
-{
-	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NSEC_PER_SEC;
-}
-
 static int64_t add_safe(int64_t a, int64_t b)
 {
 	return a > KTIME_MAX - b ? KTIME_MAX : a + b;

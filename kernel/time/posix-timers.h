@@ -22,7 +22,6 @@
 #define SIGEV_THREAD 2
 #define SIGEV_THREAD_ID 4
 
-#define KTIME_MAX INT64_MAX
 /* it_requeue_pending's low bit: a periodic timer's signal is queued and
  * the timer waits for it to be taken before it goes on. */
 #define REQUEUE_PENDING 1

@@ -179,7 +179,6 @@ static int get_timespec(struct timespec *ts, const struct timespec __user *uts)
  * ktime_add_safe: a sleep that long does not end by itself (it used to
  * wrap around and end at once). sec >= 0, 0 <= nsec < 10^9.
  */
-#define KTIME_MAX INT64_MAX
 static uint64_t deadline_after(uint64_t base, int64_t sec, int64_t nsec)
 {
 	if (base > KTIME_MAX || sec > (KTIME_MAX - (int64_t)base - nsec) / NSEC_PER_SEC)
