@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -68,6 +70,28 @@ static inline int report_free(long long before, long long after, long n, const c
 	printf("differs by %lld KiB (%lld KiB free before, %lld KiB after)\n",
 	       llabs(after - before), before, after);
 	return 1;
+}
+
+/*
+ * The whole check for a test whose work is one function: 20 rounds to
+ * warm up, then n measured, reported as report_free does. /proc is
+ * mounted first if it is not (init does not, for tests).
+ */
+static inline __attribute__((unused)) int leak_check_rounds(void (*round)(void), long n,
+							     const char *what)
+{
+	if (access("/proc/self", F_OK)) {
+		mkdir("/proc", 0555);
+		mount("proc", "/proc", "proc", 0, NULL);
+	}
+	for (int i = 0; i < 20; i++)
+		round();
+	warm_stack();
+	long long before = settled_free_kib();
+	for (long i = 0; i < n; i++)
+		round();
+	long long after = settled_free_kib();
+	return report_free(before, after, n, what);
 }
 
 #endif

@@ -77,16 +77,5 @@ static void one_round(void)
 
 int main(void)
 {
-	if (access("/proc/self", F_OK)) {
-		mkdir("/proc", 0555);
-		mount("proc", "/proc", "proc", 0, NULL);
-	}
-	for (int i = 0; i < 20; i++)
-		one_round();
-	warm_stack();
-	long long before = settled_free_kib();
-	for (int i = 0; i < 300; i++)
-		one_round();
-	long long after = settled_free_kib();
-	return report_free(before, after, 300, "pid namespaces");
+	return leak_check_rounds(one_round, 300, "pid namespaces");
 }

@@ -80,16 +80,5 @@ static void one_round(void)
 
 int main(void)
 {
-	if (access("/proc/self", F_OK)) {
-		mkdir("/proc", 0555);
-		mount("proc", "/proc", "proc", 0, NULL);
-	}
-	for (int i = 0; i < 20; i++)
-		one_round();
-	warm_stack();
-	long long before = settled_free_kib();
-	for (int i = 0; i < 300; i++)
-		one_round();
-	long long after = settled_free_kib();
-	return report_free(before, after, 300, "user and cgroup namespaces");
+	return leak_check_rounds(one_round, 300, "user and cgroup namespaces");
 }
