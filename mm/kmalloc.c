@@ -205,19 +205,42 @@ void kmalloc_quarantine_flush(void)
 }
 #endif
 
+/*
+ * The bytes kmalloc reserves for a request of size bytes. Under KASAN each
+ * object gets a red zone behind it, as in Linux's generic KASAN: without
+ * one, a write just past an object whose size is a power of two lands in
+ * the next slot, and goes unreported whenever that slot is in use.
+ */
+static size_t reserved_size(size_t size)
+{
+#ifdef CONFIG_KASAN
+	if (size <= 64 - 16)
+		return size + 16;
+	if (size <= 128 - 32)
+		return size + 32;
+	if (size <= 512 - 64)
+		return size + 64;
+	return size + 128;
+#else
+	return size;
+#endif
+}
+
 void *kmalloc(size_t size)
 {
-	if (size <= class_size(NR_CLASSES - 1)) {
-		void *obj = slab_alloc(size_class(size));
+	if (size > (size_t)max_pfn * PAGE_SIZE) /* hopeless; avoids overflow */
+		return NULL;
+	size_t reserved = reserved_size(size);
+
+	if (reserved <= class_size(NR_CLASSES - 1)) {
+		void *obj = slab_alloc(size_class(reserved));
 		if (obj) { /* the slot's slack is a red zone */
-			kasan_poison(obj, class_size(size_class(size)), KASAN_SLAB_REDZONE);
+			kasan_poison(obj, class_size(size_class(reserved)), KASAN_SLAB_REDZONE);
 			kasan_unpoison(obj, size);
 		}
 		return obj;
 	}
-	if (size > (size_t)max_pfn * PAGE_SIZE) /* hopeless; avoids overflow */
-		return NULL;
-	size_t n = ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE;
+	size_t n = ALIGN_UP(reserved, PAGE_SIZE) / PAGE_SIZE;
 	void *run = alloc_pages(n);
 	if (!run)
 		return NULL;
@@ -234,7 +257,7 @@ void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);
 	/* Large runs come zeroed from the page allocator; slab objects don't. */
-	if (p && size <= class_size(NR_CLASSES - 1))
+	if (p && kpage_of(p)->kind == KP_SLAB)
 		memset(p, 0, size);
 	return p;
 }
