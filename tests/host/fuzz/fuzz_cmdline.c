@@ -16,6 +16,9 @@
 bool cmdline_quiet;
 int console_loglevel = 7;
 int watchdog_thresh = 10;
+bool ignore_rlimit_data;
+static const char *profile_arg;
+void profile_setup(const char *value) { profile_arg = value; }
 int randomize_va_space = 2;
 static bool trace_on;
 void exec_trace_set(bool on) { trace_on = on; }
@@ -37,6 +40,8 @@ static void reset(void)
 	lsm_list = NULL;
 	console_loglevel = 7;
 	watchdog_thresh = 10;
+	ignore_rlimit_data = false;
+	profile_arg = NULL;
 	randomize_va_space = 2;
 }
 
@@ -70,6 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(init_envp[nr_envs] == NULL);
 	CHECK(console_loglevel >= 0 && console_loglevel < 1000);
+	if (profile_arg)
+		check_string(profile_arg);
 	if (lsm_list)
 		check_string(lsm_list);
 	CHECK(watchdog_thresh >= 0 && watchdog_thresh < 10000);
