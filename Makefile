@@ -101,8 +101,8 @@ SAN_RUNTIME := kernel/ubsan.c mm/kasan.c mm/kmalloc.c
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # The kernel's source folders; a new subfolder is added here.
-KDIRS := boot arch/x86/kernel kernel kernel/cgroup kernel/module kernel/sched kernel/time mm fs fs/proc \
-	ipc drivers/tty drivers/misc security lib net net/core net/unix
+KDIRS := boot arch/x86/kernel kernel kernel/cgroup kernel/locking kernel/module kernel/sched kernel/time mm fs fs/proc \
+	ipc drivers/acpi drivers/tty drivers/misc security lib net net/core net/unix
 KSRC := $(obj-y:.o=.c) $(filter-out $(obj-y:.o=.c) $(obj-m:.o=.c),$(foreach d,$(KDIRS),$(wildcard $(d)/*.S $(d)/*.c)))
 KOBJ := $(patsubst %,$(B)/obj/%.o,$(basename $(KSRC)))
 

@@ -1,8 +1,8 @@
 /*
  * kernel_stat.h - what the kernel counts about itself for /proc/stat,
  * /proc/interrupts and /proc/loadavg (Linux's kernel_stat.h and
- * sched/loadavg.h). One CPU today: "Every CPU QEMU gives" makes these
- * per-CPU.
+ * sched/loadavg.h). The CPU times are counted per CPU (kcpustat); the
+ * other counts are the machine's.
  */
 #pragma once
 #include <kernel.h>
@@ -24,8 +24,15 @@ enum cpu_usage_stat {
 
 #define NR_IRQS_LEGACY 16
 
+/* Where one CPU's time went, in nanoseconds: each CPU adds to its own. */
+struct kernel_cpustat {
+	uint64_t cpustat[NR_STATS];
+};
+extern struct kernel_cpustat kcpustat[];   /* one a CPU (NR_CPUS) */
+/* The sum over every CPU, as /proc/stat's "cpu" line shows it. */
+void kcpustat_sum(uint64_t sum[NR_STATS]);
+
 struct kernel_stat {
-	uint64_t cpustat[NR_STATS];        /* nanoseconds */
 	uint64_t irqs[NR_IRQS_LEGACY];     /* interrupts taken, by line */
 	uint64_t nr_context_switches;
 	uint64_t total_forks;              /* processes and threads made since boot */
@@ -38,6 +45,18 @@ void account_process_tick(bool user_tick, bool idle);
 
 /* The name a driver gave its interrupt line, or NULL (arch/x86/kernel/irq.c). */
 const char *irq_name(int irq);
+/* The controller that delivers line irq, and its input there. */
+const char *irq_chip_name(int irq, unsigned *pin);
+
+/* Each CPU's count of the local APIC's own interrupts (Linux's irq_stat):
+ * its timer, the IPIs it took, and the TLB shootdowns among those. */
+struct irq_cpustat {
+	uint64_t apic_timer_irqs;
+	uint64_t irq_resched_count;
+	uint64_t irq_call_count;
+	uint64_t irq_tlb_count;
+};
+extern struct irq_cpustat irq_stat[];   /* one a CPU (NR_CPUS) */
 
 /*
  * The load average (kernel/sched/loadavg.c): every 5 seconds the number of

@@ -69,6 +69,10 @@ void kfree(void *ptr); /* kfree(NULL) does nothing */
 void kernel_map_init(void);
 uint64_t *kernel_pte(uint64_t va, bool create);
 extern uint64_t pte_nx; /* PTE_NX, or 0 on a CPU without NX */
+/* The first physical address past the direct map (mm/kernel_map.c). */
+uint64_t direct_map_end(void);
+/* Map a device's registers, uncached (mm/ioremap.c); NULL if no room. */
+void *ioremap(uint64_t phys, size_t size);
 
 /*
  * Kernel stacks (mm/kstack.c): KSTACK_SIZE bytes in KSTACK_AREA with an

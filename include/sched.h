@@ -22,6 +22,7 @@
 #include <fpu.h>
 #include <signum.h>
 #include <trap.h>
+#include <percpu.h>
 
 struct mm;
 struct files_struct;
@@ -226,6 +227,9 @@ struct task {
 
 	void *kstack;           /* KSTACK_SIZE bytes */
 	uint64_t ksp;           /* saved kernel rsp while switched out */
+	bool on_cpu;            /* running on a CPU now (current there) */
+	int cpu;                /* the CPU it runs or last ran on */
+	uint64_t cpus_allowed;  /* sched_setaffinity: a bit a CPU */
 	struct trapframe *tf;   /* user registers, at the top of kstack */
 
 	struct mm *mm;          /* NULL for kernel-only tasks */
@@ -305,7 +309,6 @@ struct task {
 	struct fpu_state fpu;   /* user x87/SSE registers while switched out */
 };
 
-extern struct task *current;
 
 /* kernel/rseq.c */
 void rseq_handle_notify_resume(struct trapframe *tf); /* the way back to user mode */
@@ -325,6 +328,11 @@ extern volatile uint64_t jiffies; /* timer ticks since boot */
 #define HZ 100
 
 void sched_init(void);
+void sched_init_cpu(int cpu);            /* the calling CPU's idle task */
+void sched_tick(bool from_user);         /* every CPU's timer tick */
+void sched_tick_global(void);            /* the tick of the CPU that counts jiffies */
+void resched_cpu(int cpu);               /* make that CPU call schedule() soon */
+void __noreturn cpu_idle(void);
 /* Scheduling policies (sched_setscheduler), Linux's numbers. */
 #define SCHED_NORMAL 0
 #define SCHED_FIFO 1
@@ -442,7 +450,6 @@ void zap_other_threads(struct task *p);
 void exit_group_stop(struct task *t);
 /* Called on the way back to user mode: acts on pending signals, reschedules. */
 void prepare_return_to_user(struct trapframe *tf);
-extern bool need_resched;
 
 /* Linux wait status helpers. */
 #define W_EXITCODE(ret, sig) (((ret) & 0xff) << 8 | (sig))

@@ -7,6 +7,7 @@
 
 #define TRAP_SYSCALL 0x80
 #define IRQ_BASE 32 /* IRQ n arrives as vector IRQ_BASE + n */
+#define TRAPFRAME_CS 144 /* offsetof(struct trapframe, cs), for entry.S */
 #define TRAPFRAME_SS 168 /* offsetof(struct trapframe, ss), for entry.S */
 
 #ifndef __ASSEMBLY__
@@ -23,6 +24,7 @@ struct trapframe {
 };
 
 _Static_assert(__builtin_offsetof(struct trapframe, ss) == TRAPFRAME_SS, "entry.S's offset");
+_Static_assert(__builtin_offsetof(struct trapframe, cs) == TRAPFRAME_CS, "entry.S's offset");
 
 static inline bool trap_from_user(const struct trapframe *tf) { return (tf->cs & 3) == 3; }
 
@@ -30,7 +32,7 @@ void trap_init(void);          /* IDT, GDT, TSS */
 /* The stack double faults run on (TSS IST1): a kernel stack overflow
  * arrives there (arch/x86/kernel/gdt.c). */
 #define DOUBLE_FAULT_STACK_SIZE 8192
-extern uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE];
+extern uint8_t double_fault_stack[][DOUBLE_FAULT_STACK_SIZE]; /* one a CPU */
 void tss_set_kernel_stack(uint64_t top);
 typedef void (*irq_handler_t)(struct trapframe *tf);
 void irq_register(int irq, irq_handler_t handler, const char *name);
@@ -40,7 +42,6 @@ void syscall_init(void);
 /* Map the espfix page's aliases (arch/x86/kernel/espfix_64.c): before the
  * first process, after the kernel's own page tables. */
 void espfix_init(void);
-void syscall_set_kernel_stack(uint64_t top);
 /* Called with every syscall frame; tf->rax holds the number. */
 void syscall_dispatch(struct trapframe *tf);
 

@@ -19,6 +19,7 @@
 #include <log_buf.h>
 #include <profile.h>
 #include <security.h>
+#include <smp.h>
 #include <string.h>
 #include <vm.h>
 
@@ -100,6 +101,16 @@ static void handle_word(char *word)
 		console_loglevel = 0;
 		for (const char *p = value; *p >= '0' && *p <= '9' && console_loglevel < 100; p++)
 			console_loglevel = console_loglevel * 10 + (*p - '0');
+		return;
+	}
+	if (param_is(word, namelen, "nosmp")) { /* arch/x86/kernel/smpboot.c */
+		setup_max_cpus = 0;
+		return;
+	}
+	if (param_is(word, namelen, "maxcpus") && value) {
+		setup_max_cpus = 0;
+		for (const char *p = value; *p >= '0' && *p <= '9' && setup_max_cpus < 1000; p++)
+			setup_max_cpus = setup_max_cpus * 10 + (*p - '0');
 		return;
 	}
 	if (param_is(word, namelen, "strace")) {

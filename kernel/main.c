@@ -14,6 +14,8 @@
 #include <vdso.h>
 #include <linux/binfmts.h>
 #include <linux/init.h>
+#include <smp.h>
+#include <smp_lock.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <mm.h>
@@ -65,6 +67,8 @@ void do_initcalls(void)
 
 void kernel_main(uint32_t magic, uint64_t info_phys)
 {
+	setup_percpu(0);        /* before anything reads current */
+	lock_kernel();          /* held until the boot CPU first idles */
 	serial_init();
 	multiboot_parse(magic, info_phys);
 	cmdline_parse(boot_info.cmdline);
@@ -87,6 +91,7 @@ void kernel_main(uint32_t magic, uint64_t info_phys)
 	timer_init();
 	syscall_init();
 	sched_init();
+	smp_init();             /* the other CPUs: they wait for the lock */
 	fork_init();
 	vfs_init();
 	security_init();

@@ -75,6 +75,7 @@ struct task *alloc_task(void)
 	t->tf = (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	fpu_clear(&t->fpu);
 	t->state = TASK_SLEEPING; /* not runnable until its creator says so */
+	t->cpus_allowed = ~0UL;   /* fork copies the parent's (sched_fork) */
 	/* Append, so that the scheduler's round robin follows creation order.
 	 * Interrupts off: the tty's ^C walks this list from its interrupt. */
 	uint64_t irq = irq_save();
@@ -122,7 +123,7 @@ void release_dead_tasks(void)
 	struct task **pp = &dead_tasks;
 	while (*pp) {
 		struct task *t = *pp;
-		if (t == current) { /* still on its stack */
+		if (t->on_cpu) { /* still on its stack */
 			pp = &t->next_dead;
 			continue;
 		}

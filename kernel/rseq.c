@@ -3,9 +3,9 @@
  *
  * A thread registers a struct rseq in its memory (glibc does it for every
  * thread). The kernel keeps two things true there:
- *  - cpu_id_start and cpu_id say which CPU the thread runs on (always 0
- *    here), written before the thread returns to user mode after it was
- *    switched out or registered;
+ *  - cpu_id_start and cpu_id say which CPU the thread runs on, written
+ *    before the thread returns to user mode after it was switched out
+ *    (which any move to another CPU needs) or registered;
  *  - if the thread was preempted, or gets a signal, while inside the
  *    critical section that rseq_cs points to (start_ip, for
  *    post_commit_offset bytes), it resumes at the section's abort_ip
@@ -111,7 +111,8 @@ static int rseq_ip_fixup(struct task *t, struct trapframe *tf)
 
 static int update_cpu_id(struct task *t)
 {
-	uint32_t ids[2] = { 0, 0 }; /* cpu_id_start, cpu_id: one CPU */
+	uint32_t cpu = smp_processor_id();
+	uint32_t ids[2] = { cpu, cpu }; /* cpu_id_start, cpu_id */
 	return copy_to_user((void __user *)t->rseq, ids, sizeof(ids)) ? -EFAULT : 0;
 }
 

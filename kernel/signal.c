@@ -40,6 +40,7 @@
 #include <mm.h>
 #include <proc_fs.h>
 #include <sched.h>
+#include <smp.h>
 #include <signum.h>
 #include <string.h>
 #include <uaccess.h>
@@ -176,6 +177,8 @@ static void signal_wake_up(struct task *t, bool resume)
 		make_runnable(t);
 	else if (resume && t->state == TASK_STOPPED)
 		t->state = TASK_RUNNABLE;
+	else if (t->on_cpu && t != current)
+		smp_send_reschedule(t->cpu); /* running elsewhere: into the kernel, to see it */
 }
 
 /* Tell the parent of t's process that it stopped or continued. */
@@ -681,7 +684,7 @@ static bool return_work_pending(const struct trapframe *tf)
 	const struct task *t = current;
 	const struct signal_struct *s = t->signal;
 
-	return need_resched || t->stop_pending || t->restore_mask || t->rseq_resume ||
+	return this_cpu_read(need_resched) || t->stop_pending || t->restore_mask || t->rseq_resume ||
 	       ((t->pending.signal | s->shared_pending.signal) & ~t->blocked) ||
 	       (s->flags & SIGNAL_GROUP_EXIT) || s->group_exec_task ||
 	       (tf->vector == TRAP_SYSCALL && is_restart((int64_t)tf->rax));
@@ -694,7 +697,7 @@ static __attribute__((noinline)) void return_to_user_work(struct trapframe *tf)
 	struct ksiginfo info;
 
 	for (;;) {
-		if (need_resched)
+		if (this_cpu_read(need_resched))
 			schedule();
 		struct signal_struct *s = current->signal;
 		/* The process is dying (exit_group, a fatal signal), or another

@@ -15,6 +15,7 @@
 #include <random.h>
 #include <sched.h>
 #include <security.h>
+#include <smp.h>
 #include <string.h>
 #include <timekeeping.h>
 #include <uaccess.h>
@@ -28,11 +29,12 @@ long sys_gettid(void) { return task_pid_vnr(current); }
 long sys_getppid(void) { return task_ppid_nr_ns(current, task_active_pid_ns(current)); }
 long sys_getpgrp(void) { return pid_global_to_vnr(current->pgid); }
 
-/* getcpu(2): one CPU, one memory node. */
+/* getcpu(2): the CPU the caller runs on (it may have moved by the time it
+ * looks), and its memory node: there is one. */
 long sys_getcpu(unsigned __user *cpu, unsigned __user *node, void __user *unused)
 {
 	(void)unused;
-	if (cpu && put_user_u32(0, cpu))
+	if (cpu && put_user_u32(smp_processor_id(), cpu))
 		return -EFAULT;
 	if (node && put_user_u32(0, node))
 		return -EFAULT;
@@ -42,22 +44,24 @@ long sys_getcpu(unsigned __user *cpu, unsigned __user *node, void __user *unused
 /* LAB 01: BEGIN sched_getaffinity */
 /*
  * sched_getaffinity(2): the CPUs a thread may run on, as a bit mask of
- * unsigned longs. We have one CPU, so the mask is bit 0 and its size
- * (Linux's cpumask_size) is one unsigned long. The call returns how many
- * bytes it wrote; len must hold every CPU and be a multiple of the word.
+ * unsigned longs: those of its mask (sched_setaffinity) that are online.
+ * This kernel has at most 64 CPUs, so the mask's size (Linux's
+ * cpumask_size) is one unsigned long. The call returns how many bytes it
+ * wrote; len must hold every CPU and be a multiple of the word.
  */
-#define NR_CPU_IDS 1
 #define CPUMASK_SIZE sizeof(unsigned long)
 
 long sys_sched_getaffinity(pid_t pid, unsigned int len, unsigned long __user *user_mask_ptr)
 {
-	unsigned long mask = 1; /* CPU 0 */
+	struct task *t = pid ? (pid > 0 ? find_task(pid) : NULL) : current;
 	unsigned int retlen = MIN(len, CPUMASK_SIZE);
+	unsigned long mask;
 
-	if (len * 8 < NR_CPU_IDS || (len & (sizeof(unsigned long) - 1)))
+	if (len * 8 < (unsigned int)nr_cpu_ids || (len & (sizeof(unsigned long) - 1)))
 		return -EINVAL;
-	if (pid < 0 || (pid && !find_task(pid)))
+	if (!t)
 		return -ESRCH;
+	mask = t->cpus_allowed & cpu_online_mask();
 	if (copy_to_user(user_mask_ptr, &mask, retlen))
 		return -EFAULT;
 	return retlen;
@@ -239,7 +243,7 @@ long sys_arch_prctl(int code, unsigned long addr)
 		load_gs_index(0);
 		current->gsindex = 0;
 		current->gs_base = addr;
-		wrmsr(MSR_GS_BASE, addr);
+		wrmsr(MSR_KERNEL_GS_BASE, addr); /* the active one is the kernel's */
 		return 0;
 	case ARCH_GET_FS:
 		save_fsgs(current);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <kernel.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <syscalls.h>
 #include <trap.h>
 #include <x86.h>
@@ -24,7 +25,6 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = { SYSCALL_LIST(TABLE_ENTRY)
 static const char *const syscall_names[NR_SYSCALLS] = { SYSCALL_LIST(NAME_ENTRY) };
 
 extern char syscall_entry[], syscall32_entry[];
-extern uint64_t syscall_kernel_rsp;
 
 void syscall_init(void)
 {
@@ -45,11 +45,6 @@ void syscall_init(void)
 	wrmsr(MSR_FMASK, RFLAGS_CF | RFLAGS_PF | RFLAGS_AF | RFLAGS_ZF | RFLAGS_SF | RFLAGS_TF |
 				 RFLAGS_IF | RFLAGS_DF | RFLAGS_OF | RFLAGS_IOPL | RFLAGS_NT | RFLAGS_RF |
 				 RFLAGS_AC | RFLAGS_ID);
-}
-
-void syscall_set_kernel_stack(uint64_t top)
-{
-	syscall_kernel_rsp = top;
 }
 
 /* Log one call. ret_known is false for calls that do not return (exit). */
@@ -102,6 +97,7 @@ void syscall_dispatch(struct trapframe *tf)
 {
 	uint32_t nr = (uint32_t)tf->rax;
 
+	lock_kernel(); /* dropped on the way out (entry.S) */
 	tf->rax = cmdline_strace ? invoke_traced(nr, tf) : invoke(nr, tf);
 	prepare_return_to_user(tf);
 }

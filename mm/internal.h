@@ -133,6 +133,11 @@ bool pgtable_user_empty(const uint64_t *pml4);
 void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end);
 /* Flush all of pml4's user entries from the TLB, if it is loaded. */
 void tlb_flush_all(const uint64_t *pml4);
+/* The other CPUs' part of both, and of dropping an address space
+ * (arch/x86/kernel/tlb.c): end ~0UL flushes everything. */
+void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end);
+void leave_mm_everywhere(uint64_t pml4_phys);
+void flush_tlb_kernel_range(uint64_t start, uint64_t end); /* on every CPU */
 
 /* ---- mm/vm.c: what mremap and madvise (mm/mmap.c) build on ---- */
 

@@ -137,6 +137,11 @@ static void map_direct(uint64_t *pml4)
 	}
 }
 
+uint64_t direct_map_end(void)
+{
+	return ALIGN_UP(max_pfn * PAGE_SIZE, LARGE_PAGE);
+}
+
 /* Count the pages of the kernel half that are writable and executable. */
 static uint64_t count_wx(const uint64_t *table, int level)
 {

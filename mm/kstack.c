@@ -46,8 +46,8 @@ static void unmap_stack(uint64_t stack, int pages)
 		uint64_t *pte = kernel_pte(va, false);
 		free_page(phys_to_virt(*pte & PTE_ADDR));
 		*pte = 0;
-		invlpg(va);
 	}
+	flush_tlb_kernel_range(stack, stack + pages * PAGE_SIZE);
 }
 
 void *kstack_alloc(void)

@@ -331,9 +331,16 @@ int pgtable_move(uint64_t *pml4, uint64_t from, uint64_t to, uint64_t len)
 /* Above this many pages a full flush (reloading CR3) is cheaper. */
 #define FLUSH_ALL_PAGES 32
 
+/*
+ * Forget the translations of [start, end) under pml4, on every CPU that
+ * may hold them: this one, if pml4 is loaded here, and the others that
+ * have it loaded (a TLB shootdown, arch/x86/kernel/tlb.c).
+ */
 void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end)
 {
 	uint64_t cr3 = read_cr3();
+
+	flush_tlb_others(virt_to_phys(pml4), start, end);
 	if ((cr3 & PTE_ADDR) != virt_to_phys(pml4))
 		return; /* not loaded: the next CR3 load flushes it anyway */
 	if ((end - start) / PAGE_SIZE > FLUSH_ALL_PAGES) {
@@ -349,6 +356,8 @@ void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end)
 void tlb_flush_all(const uint64_t *pml4)
 {
 	uint64_t cr3 = read_cr3();
+
+	flush_tlb_others(virt_to_phys(pml4), 0, ~0UL);
 	/* Reloading CR3 drops every TLB entry (no page here is global). */
 	if ((cr3 & PTE_ADDR) == virt_to_phys(pml4))
 		write_cr3(cr3);

@@ -584,9 +584,9 @@ void mm_put(struct mm *mm)
 {
 	if (!mm || --mm->users > 0)
 		return;
-	/* Never free the tables the CPU is using. */
-	if ((read_cr3() & PTE_ADDR) == virt_to_phys(mm->pml4))
-		mm_activate(NULL);
+	/* Never free the tables a CPU is using (an idle CPU keeps the last
+	 * task's). */
+	leave_mm_everywhere(virt_to_phys(mm->pml4));
 	for (struct vma *v = mm->vmas; v; v = v->next)
 		pgtable_release(mm->pml4, v->start, v->end);
 	for (struct vma *v = mm->vmas; v; v = v->next)
@@ -663,8 +663,10 @@ fail:
 void mm_activate(struct mm *mm)
 {
 	uint64_t phys = virt_to_phys(mm ? mm->pml4 : boot_pml4);
-	if ((read_cr3() & PTE_ADDR) != phys) /* reloading would only flush */
+	if ((read_cr3() & PTE_ADDR) != phys) { /* reloading would only flush */
+		this_cpu_write(active_pml4, phys);
 		write_cr3(phys);
+	}
 }
 
 /* ---- figures: /proc and the OOM killer ---- */

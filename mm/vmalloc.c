@@ -15,8 +15,7 @@
  *  - The tables are reached with kernel_pte (mm/kernel_map.c), which makes
  *    the missing ones. Last-level entries are supervisor-only (no PTE_U) and start as
  *    read-write, no-execute; set_memory_* change them and flush each page
- *    from the TLB. No entry here is global, so a CR3 switch flushes the
- *    rest: there is one CPU.
+ *    from the TLB of every CPU (flush_tlb_kernel_range).
  */
 #include <errno.h>
 #include <mm.h>
@@ -46,9 +45,9 @@ static void unmap_pages(uint64_t addr, size_t pages)
 			continue;
 		free_page(phys_to_virt(*pte & PTE_ADDR));
 		*pte = 0;
-		invlpg(va);
 		mapped_pages--;
 	}
+	flush_tlb_kernel_range(addr, addr + pages * PAGE_SIZE);
 }
 
 /* Where a run of pages (and its guard) fits, first fit; *prevp is the
@@ -165,8 +164,8 @@ static int change_page_attr(unsigned long addr, int numpages, uint64_t set, uint
 		uint64_t *pte = kernel_pte(va, false);
 
 		*pte = (*pte & ~clear) | set;
-		invlpg(va);
 	}
+	flush_tlb_kernel_range(addr, addr + (uint64_t)numpages * PAGE_SIZE);
 	return 0;
 }
 

@@ -29,6 +29,14 @@
 # With Linux, a last table puts the minimum of each row side by side: our
 # figure, Linux's, and their ratio.
 #
+# Then, without ICOUNT, a second boot with BENCH_SMP CPUs (default 2) and
+# multi-threaded TCG runs scalebench (userland/bench/scalebench.c): two
+# CPU-bound processes at once against one after the other, and fork +
+# execve + wait4 throughput with one worker per CPU against one worker.
+# Its "scaling" rows are ratios, side by side with Linux's. (Under ICOUNT
+# the guest clock counts the instructions of every CPU together, so
+# parallelism cannot show: the boot is skipped.)
+#
 # Under QEMU's TCG, a program whose code lands at new addresses is
 # translated anew: with address space randomization, every run of a
 # dynamically linked program translates ld.so and libc again, and that
@@ -46,7 +54,7 @@
 # says "instructions per operation". Without ICOUNT the figures are wall
 # time, what a student feels in make run.
 #
-# Environment: ACCEL=tcg|kvm (default tcg), ICOUNT, CYCLES (default 200),
+# Environment: ACCEL=tcg|kvm (default tcg), ICOUNT, BENCH_SMP, CYCLES (default 200),
 # FORK_CYCLES (forkbench's, default 50), BUSYBOX_CYCLES (default 50),
 # KERNEL (default build/kernel), INITRD (default build/initramfs.cpio).
 set -euo pipefail
@@ -90,6 +98,21 @@ boot() {
 	echo "QEMU start to power-off: $(seconds $(($(now_us) - start))) (host wall time)"
 }
 
+# boot_smp LABEL KERNEL: boot with BENCH_SMP CPUs, print scalebench's figures.
+boot_smp() {
+	local cpu=(-cpu "max,la57=off") accel=$ACCEL
+	[ "$ACCEL" = tcg ] && accel=tcg,thread=multi || cpu=(-cpu host)
+	echo "== $1 ($2, -smp $BENCH_SMP, $accel)"
+	timeout 900 qemu-system-x86_64 -accel "$accel" -smp "$BENCH_SMP" "${cpu[@]}" -m 256M \
+		-kernel "$2" -initrd "$INITRD" \
+		-append "console=ttyS0 quiet -- /usr/lib/exec-tests/scalebench $SCALE_SPINS $SCALE_CYCLES" \
+		-serial stdio -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		< /dev/null 2>&1 | tr -d '\r' | grep -v '^\[ *[0-9]*\.[0-9]*\] ' || true
+}
+BENCH_SMP=${BENCH_SMP:-2}
+SCALE_SPINS=${SCALE_SPINS:-100000000}
+SCALE_CYCLES=${SCALE_CYCLES:-100}
+
 [ -f "$KERNEL" ] || { echo "bench.sh: $KERNEL is missing: run make first" >&2; exit 2; }
 busybox=
 if cpio -it --quiet < "$INITRD" | grep -x '\(\./\)\?bin/busybox' > /dev/null; then
@@ -113,6 +136,7 @@ side_by_side() {
 		{ printf "%-84s %s %s %s %s  %.2fx\n", $1, fig($2 * scale), unit,
 			fig($3 * scale), unit, $3 ? $2 / $3 : 0 }'
 }
+scaling() { sed -n 's/^scaling \([^:]*\): \([0-9.]*\)$/\1\t\2/p'; }
 join_rows() { LC_ALL=C join -t $'\t' <($1 <<< "$ours" | LC_ALL=C sort) <($1 <<< "$linux" | LC_ALL=C sort); }
 
 ours=$(boot "our kernel" "$KERNEL" | tee /dev/stderr)
@@ -125,4 +149,12 @@ if [ -f "$LINUX" ]; then
 		join_rows mins | side_by_side "wall time, minimum of each row" us 1
 	fi
 	join_rows memory | side_by_side "free memory a sleeper costs" KiB 1
+fi
+
+[ -z "$ICOUNT" ] || exit 0
+echo
+ours=$(boot_smp "our kernel" "$KERNEL" | tee /dev/stderr)
+if [ -f "$LINUX" ]; then
+	linux=$(boot_smp "Linux $(cat build/oracle/version 2>/dev/null)" "$LINUX" | tee /dev/stderr)
+	join_rows scaling | side_by_side "scaling with $BENCH_SMP CPUs (wall time)" "" 1
 fi

@@ -8,7 +8,7 @@
  *   stat, interrupts, cmdline: fs/proc/stat.c, interrupts.c, cmdline.c
  *   uptime         seconds since boot, and seconds the CPU was idle
  *   loadavg        the load average, tasks, last pid
- *   cpuinfo        one processor, described by the cpuid instruction
+ *   cpuinfo        each processor, described by the cpuid instruction
  *   filesystems    the filesystem types mount(2) knows
  *   mounts         a symlink to self/mounts, as in Linux
  *   sysrq-trigger  write 'c' to crash the kernel (a NULL pointer write, to
@@ -113,13 +113,14 @@ static int show_meminfo(struct seq_file *m)
 
 static int show_uptime(struct seq_file *m)
 {
-	uint64_t up_cs, idle_cs;
+	uint64_t up_cs, idle_cs, sum[NR_STATS];
 
 	/* The boot-time clock as the reader's time namespace sees it. */
 	up_cs = (uint64_t)timens_add(CLOCK_BOOTTIME, ktime_get_ns()) / 10000000;
-	/* The ticks that found the CPU idle (kernel/sched/cputime.c): it only
-	 * grows. */
-	idle_cs = kstat.cpustat[CPUTIME_IDLE] / 10000000;
+	/* The ticks that found a CPU idle (kernel/sched/cputime.c), summed
+	 * over the CPUs as Linux does: it only grows. */
+	kcpustat_sum(sum);
+	idle_cs = sum[CPUTIME_IDLE] / 10000000;
 	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(up_cs / 100), (unsigned long)(up_cs % 100),
 		   (unsigned long)(idle_cs / 100), (unsigned long)(idle_cs % 100));
 	return 0;
@@ -166,7 +167,8 @@ static const char *const ecx_flags[32] = {
 	"rdrand", "hypervisor",
 };
 
-static int show_cpuinfo(struct seq_file *m)
+/* CPU n of the machine; every CPU is alike, so this one's cpuid tells. */
+static void show_cpuinfo_one(struct seq_file *m, int n)
 {
 	uint32_t a, b, c, d, max, family, model;
 	char vendor[13], brand[49];
@@ -194,11 +196,12 @@ static int show_cpuinfo(struct seq_file *m)
 			brand[48] = '\0';
 		}
 	}
-	seq_printf(m, "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
-		   "model name\t: %s\nstepping\t: %u\n", vendor, family, model, brand, a & 0xf);
-	seq_printf(m, "physical id\t: 0\nsiblings\t: 1\ncore id\t\t: 0\ncpu cores\t: 1\n"
-		   "apicid\t\t: 0\ninitial apicid\t: 0\nfpu\t\t: yes\nfpu_exception\t: yes\n"
-		   "cpuid level\t: %u\nwp\t\t: yes\nflags\t\t:", max);
+	seq_printf(m, "processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
+		   "model name\t: %s\nstepping\t: %u\n", n, vendor, family, model, brand, a & 0xf);
+	seq_printf(m, "physical id\t: 0\nsiblings\t: %d\ncore id\t\t: %d\ncpu cores\t: %d\n"
+		   "apicid\t\t: %u\ninitial apicid\t: %u\nfpu\t\t: yes\nfpu_exception\t: yes\n"
+		   "cpuid level\t: %u\nwp\t\t: yes\nflags\t\t:", nr_cpu_ids, n, nr_cpu_ids,
+		   cpus[n].apic_id, cpus[n].apic_id, max);
 	for (int i = 0; i < 32; i++)
 		if ((d & (1u << i)) && edx_flags[i])
 			seq_printf(m, " %s", edx_flags[i]);
@@ -209,6 +212,12 @@ static int show_cpuinfo(struct seq_file *m)
 	seq_printf(m, "\nclflush size\t: %u\ncache_alignment\t: %u\n"
 		   "address sizes\t: 40 bits physical, 48 bits virtual\npower management:\n\n",
 		   ((b >> 8) & 0xff) * 8, ((b >> 8) & 0xff) * 8);
+}
+
+static int show_cpuinfo(struct seq_file *m)
+{
+	for_each_online_cpu(n)
+		show_cpuinfo_one(m, n);
 	return 0;
 }
 

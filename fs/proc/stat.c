@@ -30,11 +30,16 @@ static void show_cpu_line(struct seq_file *m, const char *name, const uint64_t *
 
 static int show_stat(struct seq_file *m)
 {
-	uint64_t irqs = 0;
+	uint64_t irqs = 0, sum[NR_STATS];
 	struct timespec now, up;
+	char name[16];
 
-	show_cpu_line(m, "cpu ", kstat.cpustat);
-	show_cpu_line(m, "cpu0", kstat.cpustat);
+	kcpustat_sum(sum);
+	show_cpu_line(m, "cpu ", sum);
+	for_each_online_cpu(c) {
+		snprintf(name, sizeof(name), "cpu%d", c);
+		show_cpu_line(m, name, kcpustat[c].cpustat);
+	}
 	for (int i = 0; i < NR_IRQS_LEGACY; i++)
 		irqs += kstat.irqs[i];
 	seq_printf(m, "intr %lu", (unsigned long)irqs);

@@ -1,10 +1,14 @@
 /*
- * kernel/sched/core.c - the scheduler: round robin over runnable tasks on one CPU.
+ * kernel/sched/core.c - the scheduler: round robin over the runnable
+ * tasks, on every CPU.
  *
- * Task 0 is the boot context; it becomes the idle task, which halts until
- * an interrupt makes someone runnable. The timer tick sets need_resched;
- * the switch happens on the way back to user mode (the kernel itself is
- * not preempted), or when a task sleeps.
+ * Each CPU has an idle task (the boot CPU's is the boot context), which
+ * halts until an interrupt makes someone runnable. The timer tick sets the
+ * CPU's need_resched at the end of a time slice; the switch happens on the
+ * way back to user mode (the kernel itself is not preempted), or when a
+ * task sleeps. Every CPU picks from the one list of tasks, the next
+ * runnable one its affinity allows that no other CPU runs; the big kernel
+ * lock (include/smp_lock.h) makes the choice and the switch one step.
  */
 #include <cred.h>
 #include <errno.h>
@@ -12,26 +16,24 @@
 #include <kernel_stat.h>
 #include <cpu.h>
 #include <sched.h>
+#include <smp.h>
+#include <smp_lock.h>
+#include <string.h>
 #include <trap.h>
 #include <uaccess.h>
 #include <vm.h>
 #include <x86.h>
 
-struct task *current;
-bool need_resched;
-
-static struct task idle_task = {
-	.comm = "swapper",
-	.state = TASK_RUNNABLE,
-	.real_cred = &init_cred,
-	.cred = &init_cred,
-};
+/*
+ * Each CPU's idle task; cpus[0]'s is the boot context. An idle task runs
+ * only on its own CPU and is on no list.
+ */
+static struct task idle_tasks[NR_CPUS];
 extern struct task *task_list; /* kernel/proc.c */
 
 void switch_context(uint64_t *save_ksp, uint64_t new_ksp);
 
 #define TIME_SLICE_TICKS 2
-static unsigned slice_left = TIME_SLICE_TICKS;
 
 /*
  * The soft lockup watchdog (Linux's kernel/watchdog.c, as with
@@ -40,73 +42,106 @@ static unsigned slice_left = TIME_SLICE_TICKS;
  * endless loop): panic, so that the machine stops with an error instead of
  * hanging. The kernel is never preempted, so such a task would otherwise
  * hold the CPU forever. watchdog_thresh=N on the command line; 0 turns the
- * watchdog off.
+ * watchdog off. Each CPU counts for itself.
  */
 int watchdog_thresh = 10;
-static uint64_t kernel_ticks; /* ticks current has spent in the kernel in a row */
 
-static void softlockup_check(bool from_user)
+static void softlockup_check(struct percpu *cpu, bool from_user)
 {
-	if (from_user || current == &idle_task) {
-		kernel_ticks = 0;
+	if (from_user || current == cpu->idle) {
+		cpu->kernel_ticks = 0;
 		return;
 	}
-	if (!watchdog_thresh || ++kernel_ticks < 2UL * watchdog_thresh * HZ)
+	if (!watchdog_thresh || ++cpu->kernel_ticks < 2UL * watchdog_thresh * HZ)
 		return;
-	printk(KERN_EMERG "watchdog: BUG: soft lockup - CPU#0 stuck for %lus! [%s:%d]\n",
-	       (unsigned long)(kernel_ticks / HZ), current->comm, current->pid);
+	printk(KERN_EMERG "watchdog: BUG: soft lockup - CPU#%d stuck for %lus! [%s:%d]\n",
+	       cpu->cpu, (unsigned long)(cpu->kernel_ticks / HZ), current->comm, current->pid);
 	panic("softlockup: hung tasks");
+}
+
+/* Make the calling CPU's idle task, and run as it (the boot CPU: the boot
+ * context; another CPU: its first stack, smpboot.c). */
+void sched_init_cpu(int n)
+{
+	struct task *idle = &idle_tasks[n];
+
+	strlcpy(idle->comm, "swapper", sizeof(idle->comm));
+	idle->state = TASK_RUNNABLE;
+	idle->real_cred = idle->cred = &init_cred;
+	idle->on_cpu = true;
+	idle->cpu = n;
+	idle->cpus_allowed = 1UL << n;
+	cpus[n].idle = idle;
+	cpus[n].slice_left = TIME_SLICE_TICKS;
+	this_cpu_write(current_task, idle);
 }
 
 void sched_init(void)
 {
-	current = &idle_task;
+	sched_init_cpu(0);
 }
 
-/* The next runnable task after current, round robin; idle if none. */
-static struct task *pick_next(void)
+/* May CPU n run task t now? Current itself is running there already. */
+static bool runnable_on(const struct task *t, int n)
 {
-	struct task *start = current == &idle_task || !current->next_task ? task_list : current->next_task;
+	return t->state == TASK_RUNNABLE && (t->cpus_allowed >> n & 1) &&
+	       (!t->on_cpu || t == current);
+}
+
+/* The next task for this CPU after current, round robin; idle if none. */
+static struct task *pick_next(struct percpu *cpu)
+{
+	struct task *start = current == cpu->idle || !current->next_task ? task_list : current->next_task;
 	struct task *t = start;
 
 	if (!t)
-		return &idle_task;
+		return cpu->idle;
 	do {
-		if (t->state == TASK_RUNNABLE)
+		if (runnable_on(t, cpu->cpu))
 			return t;
 		t = t->next_task ? t->next_task : task_list;
 	} while (t != start);
-	return &idle_task;
+	return cpu->idle;
+}
+
+/* Give this CPU to next: its registers, stacks and address space. */
+static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
+{
+	if (prev != cpu->idle) {
+		rseq_preempt(prev);
+		fpu_save(&prev->fpu);
+		save_fsgs(prev); /* wrfsbase needs no system call */
+	}
+	prev->on_cpu = false;
+	next->on_cpu = true;
+	next->cpu = cpu->cpu;
+	cpu->current_task = next;
+	if (next != cpu->idle) {
+		fpu_restore(&next->fpu);
+		uint64_t top = (uint64_t)next->kstack + KSTACK_SIZE;
+		tss_set_kernel_stack(top);
+		cpu->syscall_rsp = top;
+		io_bitmap_switch(next);
+		mm_activate(next->mm);
+		load_mm_ldt(next->mm);
+		load_fsgs(next);
+	}
+	kstat.nr_context_switches++;
+	switch_context(&prev->ksp, next->ksp);
+	/* Back in prev, maybe on another CPU: cpu is stale from here. */
 }
 
 void schedule(void)
 {
 	uint64_t flags = irq_save();
-	struct task *prev = current, *next = pick_next();
+	struct percpu *cpu = this_cpu();
+	struct task *prev = current, *next = pick_next(cpu);
 
-	need_resched = false;
-	slice_left = TIME_SLICE_TICKS;
-	kernel_ticks = 0;
-	if (next != prev) {
-		if (prev != &idle_task) {
-			rseq_preempt(prev);
-			fpu_save(&prev->fpu);
-			save_fsgs(prev); /* wrfsbase needs no system call */
-		}
-		current = next;
-		if (next != &idle_task) {
-			fpu_restore(&next->fpu);
-			uint64_t top = (uint64_t)next->kstack + KSTACK_SIZE;
-			tss_set_kernel_stack(top);
-			syscall_set_kernel_stack(top);
-			io_bitmap_switch(next);
-			mm_activate(next->mm);
-			load_mm_ldt(next->mm);
-			load_fsgs(next);
-		}
-		kstat.nr_context_switches++;
-		switch_context(&prev->ksp, next->ksp);
-	}
+	cpu->need_resched = false;
+	cpu->slice_left = TIME_SLICE_TICKS;
+	cpu->kernel_ticks = 0;
+	if (next != prev)
+		switch_to(cpu, prev, next);
 	release_dead_tasks();
 	irq_restore(flags);
 }
@@ -129,15 +164,45 @@ void wakeup(void *chan)
 	irq_restore(flags);
 }
 
-/* A task that wakes up gets the CPU soon: the current one gives it up on
- * its way back to user mode, much as Linux preempts for a woken sleeper. */
+/* CPU n should look for another task at its next chance. */
+void resched_cpu(int n)
+{
+	if (n == smp_processor_id()) {
+		this_cpu_write(need_resched, true);
+		return;
+	}
+	cpus[n].need_resched = true;
+	smp_send_reschedule(n);
+}
+
+/* If a CPU that t may run on is idle, wake it to run t. */
+static bool kick_idle_cpu(const struct task *t)
+{
+	for_each_online_cpu(n) {
+		if ((t->cpus_allowed >> n & 1) && cpus[n].current_task == cpus[n].idle) {
+			resched_cpu(n);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A task that wakes up gets a CPU soon: an idle one it may run on, else
+ * this one, on its way back to user mode (much as Linux preempts for a
+ * woken sleeper), else the one it last ran on.
+ */
 void make_runnable(struct task *t)
 {
-	if (t->state == TASK_SLEEPING) {
-		t->state = TASK_RUNNABLE;
-		if (t != current)
-			need_resched = true;
-	}
+	if (t->state != TASK_SLEEPING)
+		return;
+	t->state = TASK_RUNNABLE;
+	if (t == current || kick_idle_cpu(t))
+		return;
+	if (t->cpus_allowed >> smp_processor_id() & 1)
+		resched_cpu(smp_processor_id());
+	else
+		resched_cpu(t->cpu);
 }
 
 int sleep_until(uint64_t when)
@@ -158,24 +223,36 @@ int sleep_until(uint64_t when)
 	return ret;
 }
 
-/* Called by the timer interrupt, with interrupts off. */
+/* Each CPU's timer tick, with interrupts off: charge the tick to the
+ * running task, and end its time slice. */
 void sched_tick(bool from_user)
 {
-	if (current != &idle_task) {
+	struct percpu *cpu = this_cpu();
+	bool idle = current == cpu->idle;
+
+	if (!idle) {
 		if (from_user)
 			current->utime++;
 		else
 			current->stime++;
 	}
-	account_process_tick(from_user, current == &idle_task);
-	calc_global_load_tick();
+	account_process_tick(from_user, idle);
 	itimer_tick(from_user);
-	softlockup_check(from_user);
+	softlockup_check(cpu, from_user);
+	if (idle || --cpu->slice_left == 0)
+		cpu->need_resched = true;
+}
+
+/* The tick of the CPU that counts jiffies: wake the sleepers whose time
+ * has come, and sample the load average. */
+void sched_tick_global(void)
+{
+	calc_global_load_tick();
 	for (struct task *t = task_list; t; t = t->next_task)
-		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at)
-			t->state = TASK_RUNNABLE;
-	if (current == &idle_task || --slice_left == 0)
-		need_resched = true;
+		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at) {
+			t->state = TASK_RUNNABLE; /* at the end of the slice, or now if idle */
+			kick_idle_cpu(t);
+		}
 }
 
 void fpu_reset_current(void)
@@ -184,23 +261,58 @@ void fpu_reset_current(void)
 	fpu_restore(&current->fpu);
 }
 
-/* The idle loop: wait for interrupts, run whoever becomes runnable. */
+/*
+ * The idle loop: run whoever is runnable, else halt until an interrupt.
+ * Entered with the big kernel lock held, which the CPU drops while it
+ * halts: a wake-up from another CPU comes as a reschedule IPI.
+ */
 void __noreturn cpu_idle(void)
 {
 	for (;;) {
 		cli();
 		schedule();
+		unlock_kernel();
 		/* sti takes effect after the next instruction: no lost wake-up. */
 		__asm__ volatile("sti; hlt" ::: "memory");
+		cli();
+		lock_kernel();
 	}
+}
+
+/* The first online CPU of mask; -1 if none. */
+static int first_online_cpu(uint64_t mask)
+{
+	for_each_online_cpu(n)
+		if (mask >> n & 1)
+			return n;
+	return -1;
+}
+
+/*
+ * t may now run only on the CPUs of its cpus_allowed: move it off a CPU
+ * it may no longer use. The caller leaves at once, through schedule(),
+ * so that sched_setaffinity returns on an allowed CPU, as on Linux;
+ * another thread leaves at its next return to user mode.
+ */
+static void migrate_if_needed(struct task *t)
+{
+	if (!t->on_cpu || (t->cpus_allowed >> t->cpu & 1))
+		return;
+	if (t != current) {
+		resched_cpu(t->cpu);
+		return;
+	}
+	resched_cpu(first_online_cpu(t->cpus_allowed)); /* to pick it up */
+	schedule();
 }
 
 /*
  * sched_setaffinity(2): the CPUs thread pid (0: the caller) may run on, a
  * bit mask of len bytes. Only the first unsigned long counts (this kernel
- * has one CPU, as Linux's cpumask_size() then is), a shorter mask reads
- * as zeros; it must name CPU 0, else EINVAL (no CPU it could run on).
- * Another user's thread needs CAP_SYS_NICE (EPERM), as on Linux.
+ * has at most 64 CPUs, as Linux's cpumask_size() then is), a shorter mask
+ * reads as zeros; it must name an online CPU, else EINVAL (no CPU it
+ * could run on). Another user's thread needs CAP_SYS_NICE (EPERM), as on
+ * Linux.
  */
 long sys_sched_setaffinity(pid_t pid, unsigned int len, const unsigned long __user *user_mask)
 {
@@ -214,8 +326,10 @@ long sys_sched_setaffinity(pid_t pid, unsigned int len, const unsigned long __us
 	if (!capable(CAP_SYS_NICE) && current_euid() != task_cred(t)->euid &&
 	    current_euid() != task_cred(t)->uid)
 		return -EPERM;
-	if (!(mask & 1))
+	if (first_online_cpu(mask) < 0)
 		return -EINVAL;
+	t->cpus_allowed = mask;
+	migrate_if_needed(t);
 	return 0;
 }
 
@@ -363,6 +477,7 @@ long sys_sched_get_priority_min(int policy)
  * SCHED_RESET_ON_FORK (then a real-time parent has a SCHED_NORMAL child). */
 void sched_fork(struct task *child, struct task *parent)
 {
+	child->cpus_allowed = parent->cpus_allowed;
 	child->policy = parent->policy;
 	child->rt_priority = parent->rt_priority;
 	if (parent->sched_reset_on_fork && task_has_rt_policy(parent)) {

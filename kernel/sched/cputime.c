@@ -10,15 +10,27 @@
 #include <sched.h>
 
 struct kernel_stat kstat;
+struct kernel_cpustat kcpustat[NR_CPUS];
+struct irq_cpustat irq_stat[NR_CPUS];
 
+/* Called by this CPU's tick. */
 void account_process_tick(bool user_tick, bool idle)
 {
-	uint64_t ns = 1000000000UL / HZ;
+	uint64_t ns = 1000000000UL / HZ, *cpustat = kcpustat[smp_processor_id()].cpustat;
 
 	if (user_tick)
-		kstat.cpustat[CPUTIME_USER] += ns;
+		cpustat[CPUTIME_USER] += ns;
 	else if (idle)
-		kstat.cpustat[CPUTIME_IDLE] += ns;
+		cpustat[CPUTIME_IDLE] += ns;
 	else
-		kstat.cpustat[CPUTIME_SYSTEM] += ns;
+		cpustat[CPUTIME_SYSTEM] += ns;
+}
+
+void kcpustat_sum(uint64_t sum[NR_STATS])
+{
+	for (int i = 0; i < NR_STATS; i++)
+		sum[i] = 0;
+	for (int c = 0; c < nr_cpu_ids; c++)
+		for (int i = 0; i < NR_STATS; i++)
+			sum[i] += kcpustat[c].cpustat[i];
 }

@@ -14,12 +14,11 @@
 
 volatile uint64_t jiffies;
 
-void sched_tick(bool from_user);
-
 static void timer_interrupt(struct trapframe *tf)
 {
 	jiffies++;
 	profile_tick(tf);
+	sched_tick_global();
 	sched_tick(trap_from_user(tf));
 }
 

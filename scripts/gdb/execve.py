@@ -48,9 +48,16 @@ def tasks():
         t = t["next_task"]
 
 
+def current_task():
+    """The task the selected CPU runs: QEMU's gdb threads are the CPUs, in
+    order, and cpus[n] is CPU n's struct percpu (include/percpu.h)."""
+    n = gdb.selected_thread().num - 1
+    return gdb.parse_and_eval("cpus[%d].current_task" % n)
+
+
 def find_task(pid):
     if pid is None:
-        return gdb.parse_and_eval("current")
+        return current_task()
     for t in tasks():
         if int(t["pid"]) == pid:
             return t
@@ -94,7 +101,7 @@ class LxPs(gdb.Command):
 
     def invoke(self, arg, from_tty):
         need_target()
-        cur = u64(gdb.parse_and_eval("current"))
+        cur = u64(current_task())
         print("%-6s %-6s %-9s %-16s %-18s %s" % ("PID", "TGID", "STATE", "COMM", "MM", "TASK"))
         for t in tasks():
             state = int(t["state"])

@@ -41,14 +41,14 @@ suite_mm() {
 	rm "$out/inc/string.h" # the host's is compatible
 	sed -i 's/^#define PHYS_MAP_BASE .*/#define PHYS_MAP_BASE 0x200000000000UL/' "$out/inc/kernel.h"
 	cp "$dir/x86.h" "$out/inc/x86.h"
-	local cflags=(-std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -fsanitize=undefined)
+	local cflags=(-std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -fsanitize=undefined -DHOST_PERCPU)
 	# segv.c uses the host's <signal.h>, which a kernel header of the same
 	# name would hide: it is compiled apart, without the copy of include/.
 	gcc "${cflags[@]}" -c -o "$out/segv.o" "$dir/segv.c"
-	# Not the kernel's own mappings (they need the real machine), nor the
+	# Not the kernel's own mappings (they need the real machine: ioremap too), nor the
 	# OOM killer (it needs processes), nor memfd (it needs the VFS).
 	for f in "$repo"/mm/*.c; do
-		case $(basename "$f") in kernel_map.c | kstack.c | vmalloc.c | oom_kill.c | kasan.c | memfd.c) ;; *) srcs+=("$f") ;; esac
+		case $(basename "$f") in kernel_map.c | kstack.c | vmalloc.c | ioremap.c | oom_kill.c | kasan.c | memfd.c) ;; *) srcs+=("$f") ;; esac
 	done
 	gcc "${cflags[@]}" -I"$out/inc" -o "$out/mmtest" "$dir/test.c" "$out/segv.o" \
 		"${srcs[@]}" "$repo/mm/uaccess.S"
@@ -72,7 +72,7 @@ suite_fs() {
 	scratch fs
 	mkdir -p "$out/obj"
 	local san=(-fsanitize=address,undefined -fno-omit-frame-pointer) kf
-	kf=(-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffreestanding
+	kf=(-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -nostdinc -ffreestanding -DHOST_PERCPU
 		-isystem "$(gcc -print-file-name=include)" -I"$dir/inc" -I"$repo/include" "${san[@]}")
 	# kernel/log_buf.c: the kernel log behind /dev/kmsg (fs/kmsg.c);
 	# lib/radix_tree.c: where ramfs keeps a file's pages.
@@ -137,7 +137,7 @@ suite_fuzz() {
 	local cc=${CLANG:-clang}
 	command -v "$cc" > /dev/null || { echo "fuzz: no $cc (scripts/setup.sh fuzz installs it)" >&2; return 1; }
 
-	local flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+	local flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DHOST_PERCPU
 		-nostdinc -isystem "$("$cc" -print-file-name=include)"
 		-I"$dir/inc" -I"$repo/include" -I"$repo/fs"
 		-Wall -Wextra -Werror -Wno-unused-parameter

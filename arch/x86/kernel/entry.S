@@ -10,7 +10,15 @@
  * loaded; we switch to the task's kernel stack and build the same trapframe
  * (rip from rcx, rflags from r11), so that every return to user mode,
  * including a new process's first, goes through trap_return and iretq.
+ *
+ * GS: in the kernel, the GS base is this CPU's struct percpu
+ * (include/percpu.h); in user mode it is the program's. Every way in from
+ * user mode starts with swapgs and every way out to it ends with one, so
+ * that the kernel runs with its own GS exactly when the saved cs says it
+ * came from user mode -- with one exception: a fault of the iretq to user
+ * mode itself, which strikes in kernel mode after the swapgs back.
  */
+#include <percpu.h>
 #include <trap.h>
 #include <x86.h>
 
@@ -43,7 +51,7 @@
 	.globl isr_stubs
 isr_stubs:
 	.set vec, 0
-	.rept 48
+	.rept 256
 	.balign 16
 	.if !HAS_ERROR(vec)
 	pushq	$0
@@ -53,8 +61,17 @@ isr_stubs:
 	.set vec, vec + 1
 	.endr
 
+/* The hardware frame above the vector and error code. */
+#define FRAME_RIP 16
+#define FRAME_CS 24
+
 isr_common:
-	SAVE_REGS
+	testb	$3, FRAME_CS(%rsp)	/* from user mode: take the kernel's GS */
+	jnz	1f
+	cmpq	$iret_to_user, FRAME_RIP(%rsp)
+	jne	2f			/* from the kernel: GS is the kernel's already */
+1:	swapgs
+2:	SAVE_REGS
 	cld
 	ASM_CLAC			/* user space may have set AC: SMAP stays on */
 	mov	%rsp, %rdi
@@ -67,14 +84,18 @@ trap_return:
 	 * A stack segment from the LDT may be 16-bit: espfix_prepare
 	 * (espfix_64.c) then sets espfix_rsp, the stack iretq must run on.
 	 * Interrupts stay off from here to iretq, so that no interrupt's
-	 * own return consumes espfix_rsp.
+	 * own return consumes espfix_rsp. A return to user mode drops the
+	 * big kernel lock last.
 	 */
 	cli
+	testb	$3, TRAPFRAME_CS(%rsp)
+	jz	2f
 	testb	$4, TRAPFRAME_SS(%rsp)
 	jz	1f
 	mov	%rsp, %rdi
 	call	espfix_prepare
-1:	popq	%r15
+1:	call	unlock_kernel_to_user	/* include/smp_lock.h */
+2:	popq	%r15
 	popq	%r14
 	popq	%r13
 	popq	%r12
@@ -96,17 +117,23 @@ trap_return:
 	 * in the frame. The fault (#GP, #NP or #SS) arrives in kernel mode
 	 * with this rip; arch/x86/kernel/traps.c turns it into the user's.
 	 */
-	cmpq	$0, espfix_rsp(%rip)
+	testb	$3, 8(%rsp)		/* the frame's cs */
+	jz	iret_to_kernel
+	cmpq	$0, %gs:PCPU_ESPFIX_RSP
 	jne	iret_from_espfix
+	swapgs
 	.globl iret_to_user
 iret_to_user:
+	iretq
+iret_to_kernel:
 	iretq
 
 /* The frame's copy in the espfix page, at an alias whose bits 31:16 are
  * the user's RSP's; espfix_prepare made sure this iretq cannot fault. */
 iret_from_espfix:
-	mov	espfix_rsp(%rip), %rsp
-	movq	$0, espfix_rsp(%rip)
+	mov	%gs:PCPU_ESPFIX_RSP, %rsp
+	movq	$0, %gs:PCPU_ESPFIX_RSP
+	swapgs
 	iretq
 
 /* void return_to_user(struct trapframe *tf) */
@@ -118,11 +145,13 @@ return_to_user:
 
 	.globl syscall_entry
 syscall_entry:
-	/* rflags.IF is already clear (MSR_FMASK); one CPU, so globals do. */
-	mov	%rsp, syscall_user_rsp(%rip)
-	mov	syscall_kernel_rsp(%rip), %rsp
+	/* rflags.IF is already clear (MSR_FMASK): nothing comes between
+	 * swapgs and the switch to the task's kernel stack. */
+	swapgs
+	mov	%rsp, %gs:PCPU_USER_RSP
+	mov	%gs:PCPU_SYSCALL_RSP, %rsp
 	pushq	$USER_DS
-	pushq	syscall_user_rsp(%rip)
+	pushq	%gs:PCPU_USER_RSP
 	pushq	%r11			/* user rflags */
 	pushq	$USER_CS
 	pushq	%rcx			/* user rip */
@@ -169,11 +198,6 @@ switch_context:
 	popq	%rbx
 	popq	%rbp
 	ret
-
-	.data
-	.globl syscall_kernel_rsp
-syscall_user_rsp:	.quad 0
-syscall_kernel_rsp:	.quad 0
 
 	.text
 /* First run of a task made by start_kernel_task: call rbx(r12). */

@@ -24,11 +24,12 @@
  * other frame returns the ordinary way and faults there, where traps.c
  * turns the fault into the program's signal (fixup_bad_iret).
  *
- * One CPU: one frame in the page and one pending alias (espfix_rsp). With
- * several CPUs each needs its own of both.
+ * Each CPU has its own frame in the page (at FRAME_OFFSET(cpu), from the
+ * top down) and its own pending alias (its struct percpu's espfix_rsp).
  */
 #include <kernel.h>
 #include <mm.h>
+#include <percpu.h>
 #include <trap.h>
 #include <vm.h>
 #include <x86.h>
@@ -36,7 +37,8 @@
 #define ESPFIX_BASE 0xffffff0000000000UL /* PML4 entry 510 */
 #define ALIAS_STRIDE 0x10000UL           /* 64 KiB: bits 15:0 are the page's */
 #define FRAME_WORDS 5                    /* rip, cs, rflags, rsp, ss */
-#define FRAME_OFFSET (PAGE_SIZE - FRAME_WORDS * 8)
+#define FRAME_SLOT 64                    /* a CPU's part of the page */
+#define FRAME_OFFSET(cpu) (PAGE_SIZE - ((cpu) + 1) * FRAME_SLOT)
 
 /* lar's access-rights bits (the descriptor's bytes 5 and 6, shifted). */
 #define AR_TYPE_CODE (1U << 11)
@@ -49,10 +51,6 @@
 #define AR_DB (1U << 22) /* a 32-bit segment (B for a stack segment) */
 
 static uint64_t *espfix_page;
-
-/* The alias RSP the next iretq to user mode must use, or 0: read and
- * cleared by entry.S (interrupts are off from espfix_prepare on). */
-uint64_t espfix_rsp;
 
 /* A table of the kernel half: P and W (NX on the last level only). */
 static uint64_t *new_table(void)
@@ -124,15 +122,19 @@ void espfix_prepare(struct trapframe *tf)
 {
 	uint32_t cs, ss;
 
-	espfix_rsp = 0;
+	unsigned long offset = FRAME_OFFSET(smp_processor_id());
+
+	/* The alias RSP the next iretq to user mode must use, or 0: read and
+	 * cleared by entry.S (interrupts are off from here on). */
+	this_cpu_write(espfix_rsp, 0);
 	if (!trap_from_user(tf) || !segment_rights(tf->ss, &ss) || (ss & AR_DB) ||
 	    !segment_rights(tf->cs, &cs) || (cs & AR_L) || !iret_will_succeed(tf))
 		return;
-	uint64_t *frame = espfix_page + FRAME_OFFSET / 8;
+	uint64_t *frame = espfix_page + offset / 8;
 	frame[0] = tf->rip;
 	frame[1] = tf->cs;
 	frame[2] = tf->rflags;
 	frame[3] = tf->rsp;
 	frame[4] = tf->ss;
-	espfix_rsp = ESPFIX_BASE + (tf->rsp & 0xffff0000UL) + FRAME_OFFSET;
+	this_cpu_write(espfix_rsp, ESPFIX_BASE + (tf->rsp & 0xffff0000UL) + offset);
 }

@@ -5,6 +5,11 @@
  * to when an interrupt arrives in user mode (rsp0), a spare stack for
  * double faults (ist1), and the I/O permission bitmap of the running
  * thread (arch/x86/kernel/ioport.c).
+ *
+ * Each CPU has its own GDT and TSS: the TSS holds what runs on that CPU
+ * (and its descriptor is marked busy once loaded), and the GDT's LDT
+ * descriptor points at the LDT of the process running there. Only the
+ * CPU itself writes them.
  */
 #include <kernel.h>
 #include <sched.h>
@@ -27,12 +32,12 @@ struct tss {
 #define IO_BITMAP_VALID offsetof(struct tss, io_bitmap)
 #define IO_BITMAP_INVALID 0xffff /* past the TSS's limit: every port denied */
 
-static struct tss tss;
-uint8_t double_fault_stack[DOUBLE_FAULT_STACK_SIZE] __attribute__((aligned(16)));
+static struct tss tss_of_cpu[NR_CPUS];
+uint8_t double_fault_stack[NR_CPUS][DOUBLE_FAULT_STACK_SIZE] __attribute__((aligned(16)));
 
 /* Descriptors: access byte and flags nibble as the manuals lay them out. */
 #define SEG(access, flags) (((uint64_t)(flags) << 52) | ((uint64_t)(access) << 40) | 0x000f00000000ffffUL)
-static uint64_t gdt[] = {
+static const uint64_t gdt_template[] = {
 	0,
 	SEG(0x9a, 0xa), /* 0x08 kernel code, 64-bit */
 	SEG(0x92, 0xc), /* 0x10 kernel data */
@@ -42,8 +47,15 @@ static uint64_t gdt[] = {
 	SEG(0xfa, 0xa), /* 0x30 user code, 64-bit */
 	0, 0,           /* 0x38 TSS, two slots */
 	0, 0,           /* 0x48 a process's LDT (arch/x86/kernel/ldt.c), two slots */
+	0, 0, 0, 0,     /* 0x58-0x70 unused (Linux's 32-bit TLS slots are 0x60-0x70) */
+	0,              /* 0x78 the CPU's number, for getcpu in the vDSO: below */
 };
 #define LDT_SEL 0x48
+#define CPUNODE_ENTRY 15 /* selector 0x7b, Linux's GDT_ENTRY_CPUNODE */
+#define GDT_ENTRIES (sizeof(gdt_template) / 8)
+static uint64_t gdt_of_cpu[NR_CPUS][GDT_ENTRIES];
+
+static struct tss *this_tss(void) { return this_cpu_read(tss); }
 
 struct desc_ptr {
 	uint16_t limit;
@@ -52,7 +64,7 @@ struct desc_ptr {
 
 void tss_set_kernel_stack(uint64_t top)
 {
-	tss.rsp0 = top;
+	this_tss()->rsp0 = top;
 }
 
 /* Point the LDT descriptor at table (nr_entries descriptors) and load
@@ -60,6 +72,7 @@ void tss_set_kernel_stack(uint64_t top)
 void gdt_load_ldt(const void *table, unsigned int nr_entries)
 {
 	uint64_t base = (uint64_t)table, limit = nr_entries * 8 - 1;
+	uint64_t *gdt = this_cpu_read(gdt);
 
 	if (!table) {
 		__asm__ volatile("lldt %w0" ::"r"(0));
@@ -74,21 +87,33 @@ void gdt_load_ldt(const void *table, unsigned int nr_entries)
 /* The running thread's ports: bitmap (NULL: none), or every one. */
 void tss_set_io_bitmap(const uint8_t *bitmap, bool allow_all)
 {
+	struct tss *tss = this_tss();
+
 	if (allow_all)
-		memset(tss.io_bitmap, 0, IO_BITMAP_BYTES);
+		memset(tss->io_bitmap, 0, IO_BITMAP_BYTES);
 	else if (bitmap)
-		memcpy(tss.io_bitmap, bitmap, IO_BITMAP_BYTES);
-	tss.iomap_base = allow_all || bitmap ? IO_BITMAP_VALID : IO_BITMAP_INVALID;
+		memcpy(tss->io_bitmap, bitmap, IO_BITMAP_BYTES);
+	tss->iomap_base = allow_all || bitmap ? IO_BITMAP_VALID : IO_BITMAP_INVALID;
 }
 
+/* Load the calling CPU's GDT and TSS (its struct percpu is set up). */
 void gdt_init(void)
 {
-	uint64_t base = (uint64_t)&tss, limit = sizeof(tss) - 1;
-	struct desc_ptr ptr = { sizeof(gdt) - 1, (uint64_t)gdt };
+	int cpu = smp_processor_id();
+	struct tss *tss = &tss_of_cpu[cpu];
+	uint64_t *gdt = gdt_of_cpu[cpu];
+	uint64_t base = (uint64_t)tss, limit = sizeof(*tss) - 1;
+	struct desc_ptr ptr = { sizeof(gdt_template) - 1, (uint64_t)gdt };
 
-	tss.ist[0] = (uint64_t)double_fault_stack + sizeof(double_fault_stack);
-	tss.iomap_base = IO_BITMAP_INVALID;
-	tss.io_bitmap[IO_BITMAP_BYTES] = 0xff;
+	memcpy(gdt, gdt_template, sizeof(gdt_template));
+	this_cpu_write(tss, tss);
+	this_cpu_write(gdt, gdt);
+	tss->ist[0] = (uint64_t)double_fault_stack[cpu] + DOUBLE_FAULT_STACK_SIZE;
+	tss->iomap_base = IO_BITMAP_INVALID;
+	tss->io_bitmap[IO_BITMAP_BYTES] = 0xff;
+	/* A user data segment whose limit is the CPU's number (and, from bit
+	 * 12, its node): user code reads it with lsl, as Linux's vDSO does. */
+	gdt[CPUNODE_ENTRY] = ((uint64_t)cpu & 0xffff) | (0xf2UL << 40) | (0x4UL << 52);
 	gdt[7] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) |
 		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[8] = base >> 32;

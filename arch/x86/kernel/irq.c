@@ -1,41 +1,29 @@
 /*
- * irq.c - hardware interrupts through the two legacy 8259 PICs.
- * IRQ 0-15 are moved to vectors 32-47 (below 32 are CPU exceptions);
- * all lines start masked and are opened by irq_unmask when a driver
- * registers.
+ * irq.c - hardware interrupt lines: who handles each, and the chip that
+ * delivers them.
+ *
+ * The 16 ISA lines (IRQ 0-15) arrive as vectors IRQ_BASE + n (below 32 are
+ * CPU exceptions). Two chips can deliver them: the legacy 8259 PICs
+ * (i8259.c), which the kernel starts with, and the I/O APIC (io_apic.c),
+ * which takes over once the local APICs are up (smp_init). All lines
+ * start masked and are opened by irq_unmask when a driver registers; the
+ * chip that takes over opens the same ones.
  */
 #include <kernel.h>
 #include <kernel_stat.h>
 #include <trap.h>
 #include <x86.h>
 
-#define PIC1_CMD 0x20
-#define PIC1_DATA 0x21
-#define PIC2_CMD 0xa0
-#define PIC2_DATA 0xa1
-#define PIC_EOI 0x20
+#include "irq_chip.h"
 
-static irq_handler_t handlers[16];
-static const char *names[16];
-static uint16_t irq_mask = 0xffff & ~(1 << 2); /* the cascade stays open */
-
-static void pic_write_mask(void)
-{
-	outb(PIC1_DATA, irq_mask & 0xff);
-	outb(PIC2_DATA, irq_mask >> 8);
-}
+static irq_handler_t handlers[NR_IRQS_LEGACY];
+static const char *names[NR_IRQS_LEGACY];
+static uint16_t unmasked; /* the lines drivers opened */
+static const struct irq_chip *chip = &i8259_chip;
 
 void pic_init(void)
 {
-	outb(PIC1_CMD, 0x11); /* ICW1: init, expect ICW4 */
-	outb(PIC2_CMD, 0x11);
-	outb(PIC1_DATA, IRQ_BASE);     /* ICW2: vector offsets */
-	outb(PIC2_DATA, IRQ_BASE + 8);
-	outb(PIC1_DATA, 0x04); /* ICW3: slave on IRQ 2 */
-	outb(PIC2_DATA, 0x02);
-	outb(PIC1_DATA, 0x01); /* ICW4: 8086 mode */
-	outb(PIC2_DATA, 0x01);
-	pic_write_mask();
+	chip->init();
 }
 
 void irq_register(int irq, irq_handler_t handler, const char *name)
@@ -46,33 +34,42 @@ void irq_register(int irq, irq_handler_t handler, const char *name)
 
 const char *irq_name(int irq)
 {
-	return irq >= 0 && irq < 16 ? names[irq] : NULL;
+	return irq >= 0 && irq < NR_IRQS_LEGACY ? names[irq] : NULL;
+}
+
+/* The controller of line irq and its input there, for /proc/interrupts. */
+const char *irq_chip_name(int irq, unsigned *pin)
+{
+	*pin = chip->pin(irq);
+	return chip->name;
 }
 
 void irq_unmask(int irq)
 {
-	irq_mask &= ~(1 << irq);
-	pic_write_mask();
+	unmasked |= 1 << irq;
+	chip->unmask(irq);
+}
+
+/* Hand the lines to another chip (interrupts off): the old one masks
+ * them all, the new one opens those that were open. */
+void irq_set_chip(const struct irq_chip *new_chip)
+{
+	chip->shutdown();
+	chip = new_chip;
+	chip->init();
+	for (int irq = 0; irq < NR_IRQS_LEGACY; irq++)
+		if (unmasked & (1 << irq))
+			chip->unmask(irq);
 }
 
 void irq_dispatch(struct trapframe *tf)
 {
 	int irq = (int)tf->vector - IRQ_BASE;
 
-	if (irq < 0 || irq >= 16)
+	if (irq < 0 || irq >= NR_IRQS_LEGACY)
 		return;
-	/* IRQ 7 and 15 can be spurious: the PIC's in-service bit is clear. */
-	if (irq == 7 || irq == 15) {
-		outb(irq == 7 ? PIC1_CMD : PIC2_CMD, 0x0b);
-		if (!(inb(irq == 7 ? PIC1_CMD : PIC2_CMD) & 0x80)) {
-			if (irq == 15)
-				outb(PIC1_CMD, PIC_EOI);
-			return;
-		}
-	}
-	if (irq >= 8)
-		outb(PIC2_CMD, PIC_EOI);
-	outb(PIC1_CMD, PIC_EOI);
+	if (!chip->ack(irq)) /* spurious: nothing to handle */
+		return;
 	kstat.irqs[irq]++;
 	if (handlers[irq])
 		handlers[irq](tf);

@@ -39,14 +39,16 @@ void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp)
  * the bases it set (arch_prctl, or wrfsbase without the kernel knowing),
  * saved when it is switched out and loaded when it comes back, as
  * Linux's save_fsgs and x86_fsgsbase_load. Loading a selector sets the
- * base from its descriptor, so the base is written after it.
+ * base from its descriptor, so the base is written after it. In the
+ * kernel, the program's GS base waits in MSR_KERNEL_GS_BASE (entry.S's
+ * swapgs); the active one is this CPU's (include/percpu.h).
  */
 void save_fsgs(struct task *t)
 {
 	__asm__ volatile("mov %%fs, %0" : "=r"(t->fsindex));
 	__asm__ volatile("mov %%gs, %0" : "=r"(t->gsindex));
 	t->fs_base = rdmsr(MSR_FS_BASE);
-	t->gs_base = rdmsr(MSR_GS_BASE);
+	t->gs_base = rdmsr(MSR_KERNEL_GS_BASE);
 }
 
 void load_fsgs(struct task *t)
@@ -62,11 +64,15 @@ void load_fsgs(struct task *t)
 	if (gs || t->gsindex)
 		load_gs_index(t->gsindex);
 	wrmsr(MSR_FS_BASE, t->fs_base);
-	wrmsr(MSR_GS_BASE, t->gs_base);
+	wrmsr(MSR_KERNEL_GS_BASE, t->gs_base);
 }
 
-/* The loads themselves: the instruction that may fault, and where the
- * fault handler sends it (segment_load_fixup): load the null selector. */
+/*
+ * The loads themselves: the instruction that may fault, and where the
+ * fault handler sends it (segment_load_fixup): load the null selector.
+ * Loading GS also loads the active GS base, this CPU's: load_gs_index
+ * puts it back (rsi holds it across a fault), interrupts off meanwhile.
+ */
 extern const char load_fs_insn[], load_fs_refused[], load_gs_insn[], load_gs_refused[];
 __asm__(".text\n"
 	".globl load_fs_index\n"
@@ -79,12 +85,22 @@ __asm__(".text\n"
 	"	ret\n"
 	".globl load_gs_index\n"
 	"load_gs_index:\n"
+	"	pushfq\n"
+	"	cli\n"
+	"	movq %gs:0, %rsi\n" /* PCPU_SELF */
 	"load_gs_insn:	movw %di, %gs\n"
+	"load_gs_done:\n"
+	"	movl $0xc0000101, %ecx\n" /* MSR_GS_BASE */
+	"	movl %esi, %eax\n"
+	"	shrq $32, %rsi\n"
+	"	movl %esi, %edx\n"
+	"	wrmsr\n"
+	"	popfq\n"
 	"	ret\n"
 	"load_gs_refused:\n"
 	"	xorl %edi, %edi\n"
 	"	movw %di, %gs\n"
-	"	ret\n");
+	"	jmp load_gs_done\n");
 
 uint64_t segment_load_fixup(uint64_t rip)
 {

@@ -8,6 +8,7 @@
  * registers and a backtrace, then stops QEMU with status 3. A kernel stack
  * overflow arrives as a double fault on a stack of its own and is named.
  */
+#include <apic.h>
 #include <cpu.h>
 #include <cred.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <mm.h>
 #include <power.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <trap.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -77,8 +79,22 @@ void trap_init(void)
 	gdt_init();
 	for (int v = 0; v < 48; v++)
 		set_gate(v, isr_stubs + 16 * v, 0, v == VEC_DOUBLE_FAULT ? 1 : 0);
+	for (int v = FIRST_SYSTEM_VECTOR; v < 256; v++) /* the local APIC's */
+		set_gate(v, isr_stubs + 16 * v, 0, 0);
 	/* int3 may be used from user mode, as on Linux. */
 	set_gate(VEC_BREAKPOINT, isr_stubs + 16 * VEC_BREAKPOINT, 3, 0);
+	__asm__ volatile("lidt %0" ::"m"(ptr));
+}
+
+/* Another CPU's GDT and TSS, and the one IDT (smpboot.c). */
+void trap_init_cpu(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __packed ptr = { sizeof(idt) - 1, (uint64_t)idt };
+
+	gdt_init();
 	__asm__ volatile("lidt %0" ::"m"(ptr));
 }
 
@@ -92,7 +108,8 @@ static bool stack_bounds(uint64_t p, uint64_t *lo, uint64_t *hi)
 	extern char boot_stack[], boot_stack_top[];
 	uint64_t ranges[3][2] = {
 		{ (uint64_t)boot_stack, (uint64_t)boot_stack_top },
-		{ (uint64_t)double_fault_stack, (uint64_t)double_fault_stack + DOUBLE_FAULT_STACK_SIZE },
+		{ (uint64_t)double_fault_stack[smp_processor_id()],
+		  (uint64_t)double_fault_stack[smp_processor_id()] + DOUBLE_FAULT_STACK_SIZE },
 		{ 0, 0 },
 	};
 
@@ -361,11 +378,37 @@ static void __noreturn fixup_bad_iret(struct trapframe *tf)
 	return_to_user(user);
 }
 
+/*
+ * The IPIs need no lock (include/smp_lock.h): they only flush, or say
+ * that there is something to look at on the way back to user mode, which
+ * is done under the lock.
+ */
+static bool ipi_handled(struct trapframe *tf)
+{
+	if (tf->vector != CALL_FUNCTION_VECTOR && tf->vector != RESCHEDULE_VECTOR &&
+	    tf->vector != SPURIOUS_APIC_VECTOR)
+		return false;
+	apic_interrupt(tf);
+	if (trap_from_user(tf)) {
+		lock_kernel(); /* dropped on the way out (entry.S) */
+		prepare_return_to_user(tf);
+	}
+	return true;
+}
+
 void trap_handler(struct trapframe *tf)
 {
+	if (ipi_handled(tf))
+		return;
+	/* In from user mode, the idle halt or a wait for the lock: take it. */
+	bool took_lock = !kernel_locked();
+	if (took_lock)
+		lock_kernel();
 	if (is_bad_iret(tf))
 		fixup_bad_iret(tf);
-	if (tf->vector >= IRQ_BASE)
+	if (tf->vector >= FIRST_SYSTEM_VECTOR)
+		apic_interrupt(tf);
+	else if (tf->vector >= IRQ_BASE)
 		irq_dispatch(tf);
 	else if (tf->vector == VEC_PAGE_FAULT)
 		page_fault(tf);
@@ -377,5 +420,7 @@ void trap_handler(struct trapframe *tf)
 		kernel_oops(tf, read_cr2());
 
 	if (trap_from_user(tf))
-		prepare_return_to_user(tf);
+		prepare_return_to_user(tf); /* the lock is dropped on the way out */
+	else if (took_lock)
+		unlock_kernel();
 }

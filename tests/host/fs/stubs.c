@@ -100,9 +100,20 @@ void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
 }
 void count_user_pages(struct user_page_stats *s) { memset(s, 0, sizeof(*s)); }
 struct kernel_stat kstat;
+/* One CPU. */
+struct percpu cpus[NR_CPUS] = { [0] = { .online = true } };
+int nr_cpu_ids = 1;
+struct kernel_cpustat kcpustat[NR_CPUS];
+struct irq_cpustat irq_stat[NR_CPUS];
+void kcpustat_sum(uint64_t sum[NR_STATS])
+{
+	for (int i = 0; i < NR_STATS; i++)
+		sum[i] = kcpustat[0].cpustat[i];
+}
 struct boot_info boot_info;
 unsigned long avenrun[3];
 int nr_running(void) { return 1; }
+const char *irq_chip_name(int irq, unsigned *pin) { *pin = irq; return "XT-PIC"; }
 const char *irq_name(int irq) { (void)irq; return NULL; }
 size_t nr_total_pages(void) { return 65536; }
 size_t nr_free_pages(void) { return 32768; }

@@ -16,6 +16,7 @@
 bool cmdline_quiet;
 int console_loglevel = 7;
 int watchdog_thresh = 10;
+int setup_max_cpus = 8;
 bool ignore_rlimit_data;
 static const char *profile_arg;
 void profile_setup(const char *value) { profile_arg = value; }
@@ -40,6 +41,7 @@ static void reset(void)
 	lsm_list = NULL;
 	console_loglevel = 7;
 	watchdog_thresh = 10;
+	setup_max_cpus = 8;
 	ignore_rlimit_data = false;
 	profile_arg = NULL;
 	randomize_va_space = 2;
@@ -80,5 +82,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lsm_list)
 		check_string(lsm_list);
 	CHECK(watchdog_thresh >= 0 && watchdog_thresh < 10000);
+	CHECK(setup_max_cpus >= 0 && setup_max_cpus < 10000);
 	return 0;
 }

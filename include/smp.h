@@ -1,0 +1,26 @@
+/*
+ * smp.h - several CPUs: bringing them up (arch/x86/kernel/smpboot.c) and
+ * asking them to do things (arch/x86/kernel/smp.c).
+ */
+#pragma once
+#include <kernel.h>
+#include <percpu.h>
+
+void smp_init(void);                 /* find and start the other CPUs */
+/* The most CPUs to bring up, the boot CPU included (cmdline.c's maxcpus=N;
+ * nosmp and maxcpus=0: the boot CPU alone). */
+extern int setup_max_cpus;
+void smp_send_reschedule(int cpu);   /* the reschedule IPI */
+
+/*
+ * Run func(info) on every online CPU of mask but the caller's, and wait
+ * until all have (Linux's smp_call_function_many with wait = true). func
+ * runs in the IPI handler, interrupts off, and must not sleep or take the
+ * big kernel lock. The caller holds the big kernel lock: one call at a time.
+ */
+void smp_call_function_many(uint64_t mask, void (*func)(void *), void *info);
+/* Run the calls other CPUs asked this one to make (from the IPI, and from
+ * a CPU waiting for the big kernel lock with interrupts off). */
+void smp_call_function_interrupt(void);
+
+uint64_t cpu_online_mask(void);

@@ -1,0 +1,28 @@
+/*
+ * smp_lock.h - the big kernel lock (kernel/locking/kernel_lock.c).
+ *
+ * The kernel was written for one CPU: its structures are kept consistent
+ * by running one thing at a time, with interrupts off where an interrupt
+ * handler could come in between. With several CPUs that holds as long as
+ * one CPU at a time runs kernel code: the rule of Linux 2.0's SMP kernel,
+ * and the first step of every kernel made SMP since. Programs run in user
+ * mode on every CPU at once; a CPU takes the lock on its way into the
+ * kernel (system call, exception, interrupt) and drops it on its way back
+ * to user mode or into the idle halt. The lock belongs to the CPU, not to
+ * a task: a task that sleeps in the kernel passes it to the next task
+ * that CPU runs, inside schedule().
+ *
+ * Only the IPI handlers (arch/x86/kernel/smp.c) run without it, and a CPU
+ * waiting for it keeps answering them, so that the holder may wait for
+ * other CPUs (a TLB shootdown) without a deadlock.
+ *
+ * Lock order: the big kernel lock is the outermost lock; nothing is taken
+ * before it.
+ */
+#pragma once
+#include <kernel.h>
+
+void lock_kernel(void);        /* the caller does not hold it */
+void unlock_kernel(void);      /* the caller holds it */
+bool kernel_locked(void);      /* does this CPU hold it? */
+void unlock_kernel_to_user(void); /* entry.S, on the way out to user mode */
