@@ -127,9 +127,10 @@ USER_CFLAGS := -static -O2 -Wall -Wextra -Werror -Iuserland/include
 # article's transcripts, which show glibc's strerror texts.
 GLIBC_PROGS := do_execve
 # Programs also built with glibc, as NAME-glibc: the same test through the
-# other C library's threads (glibc's pthread_create uses clone3), or its
-# own fexecve.
-GLIBC_TOO := threads futex fexecve posix_timers
+# other C library's threads (glibc's pthread_create uses clone3), its
+# own fexecve, its own ways of counting CPUs (sysconf reads /proc/stat)
+# and of asking which one it runs on (sched_getcpu reads rseq's cpu_id).
+GLIBC_TOO := threads futex fexecve posix_timers cpus_count cpus_affinity
 USER_BINS += $(addprefix $(U)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 
 # The serial line is this terminal, multiplexed with QEMU's monitor: keys
