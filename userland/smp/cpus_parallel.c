@@ -2,12 +2,15 @@
  * cpus_parallel - proof that the CPUs run at once: one thread pinned to
  * each CPU adds one to a shared counter, then spins (no system call, no
  * yield) until the counter says every thread has arrived. Then the
- * threads pass a token round the ring of CPUs, spinning on it, 1000
- * times round (argv[1] times: with more CPUs than the host has, each pass
- * may wait for the host to run another CPU's thread). On one CPU the spinners only progress when the timer tick
- * takes the CPU from one to give it to another: the barrier crawls and
- * the ring takes hours (the case's timeout ends it), or, where threads
- * cannot be pinned to CPUs that are not there, it fails at once.
+ * threads pass a token round the ring of CPUs, each spinning until it is
+ * its turn, 10000 times round (argv[1] times: with more CPUs than the
+ * host has cores, a pass may wait for the host to run another CPU).
+ *
+ * On CPUs that run at once a pass takes microseconds. Where the threads
+ * only take turns on one CPU, each pass waits for the timer tick to take
+ * the CPU from a spinner (10 ms at HZ 100): the ring takes minutes and
+ * the case's timeout ends it. Where a thread cannot be pinned to its CPU
+ * (a kernel with one CPU), it fails at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,7 +22,7 @@
 #include "cpus.h"
 
 #define MAX_CPUS 64
-static int laps = 1000; /* argv[1] */
+static int laps = 10000; /* argv[1] */
 
 static int ncpus;
 static atomic_int arrived;
