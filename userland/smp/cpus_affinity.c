@@ -3,18 +3,20 @@
  * each CPU in turn, getcpu(2), the C library's sched_getcpu (musl: the
  * vDSO's getcpu; glibc: rseq's cpu_id, else the vDSO) and the CPU's own
  * RDPID and RDTSCP (the TSC_AUX the kernel writes on each CPU) must all
- * name it. Then the masks Linux refuses (no online CPU in them: EINVAL),
+ * name it, and so must the vDSO's __vdso_getcpu called directly. Then the masks Linux refuses (no online CPU in them: EINVAL),
  * the mask sizes, and the affinity a child gets at fork, keeps at execve,
  * and a thread gets at pthread_create. Also built with glibc.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
+#include <elf.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +24,42 @@
 #include "exectest.h"
 
 static int has_rdpid, has_rdtscp;
+static long (*vdso_getcpu)(unsigned *cpu, unsigned *node, void *unused);
+
+/* The address of the vDSO's function name, or NULL: its dynamic symbol
+ * table, whose size DT_HASH's chain count gives. */
+static void *vdso_sym(const char *name)
+{
+	const Elf64_Ehdr *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
+	const Elf64_Dyn *dyn = NULL;
+	const Elf64_Sym *syms = NULL;
+	const char *strs = NULL;
+	uintptr_t bias = 0;
+	unsigned nsyms = 0;
+
+	if (!eh)
+		return NULL;
+	ph = (const void *)((const char *)eh + eh->e_phoff);
+	for (int i = eh->e_phnum - 1; i >= 0; i--) {
+		if (ph[i].p_type == PT_LOAD)
+			bias = (uintptr_t)eh + ph[i].p_offset - ph[i].p_vaddr;
+		if (ph[i].p_type == PT_DYNAMIC)
+			dyn = (const void *)((const char *)eh + ph[i].p_offset);
+	}
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+		if (dyn->d_tag == DT_SYMTAB)
+			syms = (const void *)(bias + dyn->d_un.d_ptr);
+		if (dyn->d_tag == DT_STRTAB)
+			strs = (const void *)(bias + dyn->d_un.d_ptr);
+		if (dyn->d_tag == DT_HASH)
+			nsyms = ((const Elf32_Word *)(bias + dyn->d_un.d_ptr))[1];
+	}
+	for (unsigned i = 1; syms && strs && i < nsyms; i++)
+		if (syms[i].st_shndx != SHN_UNDEF && !strcmp(strs + syms[i].st_name, name))
+			return (void *)(bias + syms[i].st_value);
+	return NULL;
+}
 
 static void cpu_features(void)
 {
@@ -63,12 +101,14 @@ static void check_cpu(int cpu)
 	for (int i = 0; i < 100; i++) {
 		wrong += syscall(SYS_getcpu, &got, &node, NULL) != 0 || got != (unsigned)cpu || node != 0;
 		wrong += sched_getcpu() != cpu;
+		got = 99;
+		wrong += vdso_getcpu && (vdso_getcpu(&got, NULL, NULL) != 0 || got != (unsigned)cpu);
 		wrong += has_rdpid && rdpid_cpu() != cpu;
 		wrong += has_rdtscp && rdtscp_cpu() != cpu;
 		sched_yield();
 	}
-	printf("CPU %d: affinity %s; getcpu(2), sched_getcpu()%s%s: %d wrong in 100 rounds\n", cpu,
-	       my_cpus(), has_rdpid ? ", RDPID" : "", has_rdtscp ? ", RDTSCP" : "", wrong);
+	printf("CPU %d: affinity %s; getcpu(2), sched_getcpu()%s%s%s: %d wrong in 100 rounds\n", cpu,
+	       my_cpus(), vdso_getcpu ? ", __vdso_getcpu" : "", has_rdpid ? ", RDPID" : "", has_rdtscp ? ", RDTSCP" : "", wrong);
 }
 
 static void try_set(const char *what, pid_t pid, size_t len, const void *mask)
@@ -197,6 +237,7 @@ int main(int argc, char **argv)
 #endif
 	       my_cpus());
 	cpu_features();
+	vdso_getcpu = vdso_sym("__vdso_getcpu");
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		check_cpu(cpu);
 	back_to_all(ncpus);
