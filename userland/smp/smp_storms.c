@@ -7,15 +7,15 @@
  *              1000 round trips
  *   signal     a child spinning (no system call) on CPU 1 gets a signal
  *              from CPU 0: its handler must run; then SIGKILL must kill it
- *   exec       a thread execs while its siblings spin on every other CPU:
- *              the new program must be alone in /proc/self/task, with the
- *              pid of the old; 20 times over (each program does it again)
  *   clock      a thread hopping from CPU to CPU, 1000 times, reading
  *              CLOCK_MONOTONIC through the vDSO and the system call: it
- *              never goes back, and each hop lands where it was sent
+ *              never goes back, and each hop lands where it was sent;
+ *              then two threads on two CPUs handing each other the time
+ *              they read: the one read after it is never earlier
+ *
+ * (execve from a thread while siblings run elsewhere: smp_exec.)
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -27,10 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cpus.h"
-#include "exectest.h"
 
 #define TRUE_PROGRAM "/usr/lib/exec-tests/true"
-#define SELF "/usr/lib/exec-tests/smp_storms"
 
 static int ncpus;
 
@@ -178,70 +176,6 @@ static void signal_spinner(void)
 	printf("signal: a thread spinning on CPU 1 ran its handler (signal %d)\n", (int)handled);
 }
 
-/* ---- exec ---- */
-
-#define EXECS 20
-static atomic_int spinning;
-
-static void *spinner(void *arg)
-{
-	pin_to((int)(long)arg);
-	atomic_fetch_add(&spinning, 1);
-	for (;;)
-		;
-	return NULL;
-}
-
-static int tasks_of_self(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-/* Exec, from a thread that is not the leader, "smp_storms exec left pid". */
-static void *exec_again(void *arg)
-{
-	char left[16], pid[16];
-
-	snprintf(left, sizeof(left), "%d", (int)(long)arg);
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	while (atomic_load(&spinning) < ncpus)
-		;
-	execl(SELF, SELF, "exec", left, pid, (char *)NULL);
-	perror("execl");
-	exit(1);
-}
-
-/* Generation left of the chain; pid is the first one's. */
-static void exec_from_thread(int left, pid_t pid)
-{
-	int tasks = tasks_of_self();
-	pthread_t t;
-
-	if (tasks != 1 || getpid() != pid)
-		printf("exec: %d execs to go: %d tasks in /proc/self/task, pid %s\n", left, tasks,
-		       getpid() == pid ? "kept" : "CHANGED");
-	if (left == 0) {
-		printf("exec: %d execs from a thread while %d siblings spun on every CPU: "
-		       "/proc/self/task has %d entry, the pid stayed\n", EXECS, ncpus, tasks);
-		return;
-	}
-	fflush(stdout);
-	for (long cpu = 0; cpu < ncpus; cpu++)
-		pthread_create(&t, NULL, spinner, (void *)cpu);
-	pthread_create(&t, NULL, exec_again, (void *)(long)(left - 1));
-	for (;;)
-		pause();
-}
-
 /* ---- clock ---- */
 
 static long long ns_of(const struct timespec *ts)
@@ -272,12 +206,51 @@ static void clock_hops(void)
 	       ncpus, elsewhere, back);
 }
 
+/* Two threads on CPUs 0 and 1 pass the time they read to each other
+ * (spinning, no system call between): what the other CPU reads once it
+ * has the baton must not be earlier. Clocks that drift apart between
+ * CPUs (unsynchronised TSCs) fail here though each is monotonic alone. */
+#define HANDOFFS 1000
+static _Atomic long long baton[2];  /* the time handed to side i, -1: none yet */
+static int handoff_back;
+
+static void *handoff(void *arg)
+{
+	int side = (int)(long)arg;
+	struct timespec ts;
+
+	pin_to(side);
+	for (int i = 0; i < HANDOFFS; i++) {
+		long long given;
+		while ((given = atomic_load(&baton[side])) < 0)
+			;
+		atomic_store(&baton[side], -1);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		handoff_back += ns_of(&ts) < given; /* one side at a time */
+		atomic_store(&baton[!side], ns_of(&ts));
+	}
+	return NULL;
+}
+
+static void clock_handoffs(void)
+{
+	pthread_t t[2];
+
+	atomic_store(&baton[0], 0);
+	atomic_store(&baton[1], -1);
+	for (long side = 0; side < 2; side++)
+		pthread_create(&t[side], NULL, handoff, (void *)side);
+	for (int side = 0; side < 2; side++)
+		pthread_join(t[side], NULL);
+	printf("clock: %d handoffs between CPU 0 and CPU 1: the time read after was earlier %d times\n",
+	       2 * HANDOFFS, handoff_back);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	mount_proc(); /* for /proc/self/task */
 	ncpus = cpus_allowed();
 	if (ncpus < 2 || ncpus > 64) {
 		printf("smp_storms: %d CPUs, needs 2 to 64\n", ncpus);
@@ -289,12 +262,12 @@ int main(int argc, char **argv)
 		futex_pingpong();
 	else if (!strcmp(what, "signal"))
 		signal_spinner();
-	else if (!strcmp(what, "exec"))
-		exec_from_thread(argc > 2 ? atoi(argv[2]) : EXECS, argc > 3 ? atoi(argv[3]) : getpid());
-	else if (!strcmp(what, "clock"))
+	else if (!strcmp(what, "clock")) {
 		clock_hops();
+		clock_handoffs();
+	}
 	else {
-		fprintf(stderr, "usage: smp_storms forkexec|futex|signal|exec|clock\n");
+		fprintf(stderr, "usage: smp_storms forkexec|futex|signal|clock\n");
 		return 2;
 	}
 	return 0;
