@@ -2,9 +2,10 @@
  * cpus_affinity - sched_setaffinity and getcpu on every CPU: pinned to
  * each CPU in turn, getcpu(2), the C library's sched_getcpu (musl: the
  * vDSO's getcpu; glibc: rseq's cpu_id, else the vDSO) and the CPU's own
- * RDPID and RDTSCP (the TSC_AUX the kernel writes on each CPU) must all
- * name it, and so must the vDSO's __vdso_getcpu called directly. Then the masks Linux refuses (no online CPU in them: EINVAL),
- * the mask sizes, and the affinity a child gets at fork, keeps at execve,
+ * RDPID and RDTSCP (the TSC_AUX the kernel writes on each CPU; those the
+ * CPU has: QEMU's -cpu max has RDTSCP, not RDPID) must all name it, and
+ * so must the vDSO's __vdso_getcpu called directly. Then the masks Linux
+ * refuses (no online CPU in them: EINVAL), the mask sizes, and the affinity a child gets at fork, keeps at execve,
  * and a thread gets at pthread_create. Also built with glibc.
  */
 #define _GNU_SOURCE
@@ -108,7 +109,8 @@ static void check_cpu(int cpu)
 		sched_yield();
 	}
 	printf("CPU %d: affinity %s; getcpu(2), sched_getcpu()%s%s%s: %d wrong in 100 rounds\n", cpu,
-	       my_cpus(), vdso_getcpu ? ", __vdso_getcpu" : "", has_rdpid ? ", RDPID" : "", has_rdtscp ? ", RDTSCP" : "", wrong);
+	       my_cpus(), vdso_getcpu ? ", __vdso_getcpu" : "", has_rdpid ? ", RDPID" : "",
+	       has_rdtscp ? ", RDTSCP" : "", wrong);
 }
 
 static void try_set(const char *what, pid_t pid, size_t len, const void *mask)
