@@ -28,6 +28,7 @@
 # SANITIZE=ubsan builds a kernel that checks itself for undefined behaviour
 # (kernel/ubsan.c reports it); make test SANITIZE=ubsan runs the tests on it.
 # SANITIZE=kasan (or "ubsan kasan") adds KASAN-lite (mm/kasan.c).
+# SMP=N boots QEMU with N CPUs (make run, make test; default 1).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -126,9 +127,10 @@ USER_CFLAGS := -static -O2 -Wall -Wextra -Werror -Iuserland/include
 # article's transcripts, which show glibc's strerror texts.
 GLIBC_PROGS := do_execve
 # Programs also built with glibc, as NAME-glibc: the same test through the
-# other C library's threads (glibc's pthread_create uses clone3), or its
-# own fexecve.
-GLIBC_TOO := threads futex fexecve posix_timers
+# other C library's threads (glibc's pthread_create uses clone3), its
+# own fexecve, its own ways of counting CPUs (sysconf reads /proc/stat)
+# and of asking which one it runs on (sched_getcpu reads rseq's cpu_id).
+GLIBC_TOO := threads futex fexecve posix_timers cpus_count cpus_affinity
 USER_BINS += $(addprefix $(U)/userland/,$(addsuffix -glibc,$(GLIBC_TOO)))
 
 # The serial line is this terminal, multiplexed with QEMU's monitor: keys
@@ -137,8 +139,23 @@ CONSOLE := -chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
 	-mon chardev=con,mode=readline
 # MEM=16M: the kernel and the busybox shell run in 16 MiB (test boot_16m).
 MEM ?= 256M
-QEMU_MACHINE := -accel $(ACCEL) -m $(MEM) -display none -no-reboot \
+# SMP=N: the guest gets N CPUs (-smp N), which TCG runs each in a host
+# thread of its own (thread=multi); SMP=1 is one CPU, one TCG thread.
+# Exported: make test, kselftest, grade and oracle boot that many too
+# (tests/run.sh reads SMP; a case's "smp" key overrides it).
+SMP ?= 1
+export SMP
+QEMU_ACCEL := $(ACCEL)
+ifneq ($(SMP),1)
+ifeq ($(ACCEL),tcg)
+QEMU_ACCEL := tcg,thread=multi
+endif
+endif
+QEMU_MACHINE := -accel $(QEMU_ACCEL) -m $(MEM) -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+ifneq ($(SMP),1)
+QEMU_MACHINE += -smp $(SMP)
+endif
 ifeq ($(ACCEL),tcg)
 QEMU_MACHINE += -cpu max,la57=off
 else

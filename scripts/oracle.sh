@@ -14,6 +14,8 @@
 #		comparing (the only way expected files should be made)
 #   --pending	the tests of tests/pending/ rather than tests/cases/
 #   ORACLE_PKG=linux-image-6.1.0-57-amd64  pick a kernel package
+#   SMP=N	boot Linux with N CPUs, as tests/run.sh boots ours (a case's
+#		smp key wins: Linux gets the CPUs the case asks for)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -29,10 +29,11 @@ LOG_DIR=${LOG_DIR:-build/test-logs}
 ORACLE=${ORACLE:-0}
 UPDATE=${UPDATE:-0}
 TIMEOUT=${TIMEOUT:-120}
+SMP=${SMP:-1}
 DEFAULT_APPEND="console=ttyS0 quiet"
 JUNIT=${JUNIT-build/test.xml}
 SHARD=${SHARD:-}
-export CASES ACCEL KERNEL INITRD LOG_DIR ORACLE UPDATE TIMEOUT
+export CASES ACCEL KERNEL INITRD LOG_DIR ORACLE UPDATE TIMEOUT SMP
 
 # The words of a file, on one line.
 words() { tr -s ' \t\n' '   ' < "$1" | sed 's/^ //; s/ $//'; }
@@ -41,7 +42,7 @@ words() { tr -s ' \t\n' '   ' < "$1" | sed 's/^ //; s/ $//'; }
 
 # The kinds of file a case may have, and the keys NAME.conf may set.
 CASE_KINDS="args expected input kgrep conf"
-CONF_KEYS="append status requires build rootfs initrd mem timeout sanitize nolinux compare"
+CONF_KEYS="append status requires build rootfs initrd mem timeout sanitize nolinux compare smp"
 
 declare -A case_dir=() # NAME -> its subject folder, e.g. tests/cases/exec
 declare -A conf=()     # "NAME KEY" -> the value NAME.conf gives KEY
@@ -175,8 +176,15 @@ run_one() {
 	append=$(get "$name" append "$DEFAULT_APPEND") || true
 	[ -n "${APPEND_EXTRA:-}" ] && append+=" $APPEND_EXTRA"
 	args=$(words "$base.args")
-	local timeout mem=256M
+	local timeout mem=256M smp accel=$ACCEL smp_flags=()
 	timeout=$(get "$name" timeout "$TIMEOUT") || true
+	# Several CPUs (SMP, or the case's smp key, on Linux too): TCG runs
+	# each in a host thread of its own. One CPU: the flags of old.
+	smp=$(get "$name" smp "$SMP") || true
+	if [ "$smp" != 1 ]; then
+		smp_flags=(-smp "$smp")
+		[ "$ACCEL" = tcg ] && accel=tcg,thread=multi
+	fi
 	mem=$(get "$name" mem 256M) || true
 	# Linux gets at least 256M: what it prints with that much, our kernel
 	# must print with less (boot_16m); a case that needs more gets more.
@@ -184,7 +192,7 @@ run_one() {
 		mem=256M
 	fi
 	local started=$SECONDS
-	local qemu=(timeout "$timeout" qemu-system-x86_64 -accel "$ACCEL" "${cpu[@]}"
+	local qemu=(timeout "$timeout" qemu-system-x86_64 -accel "$accel" "${smp_flags[@]}" "${cpu[@]}"
 		-m "$mem" -kernel "$KERNEL" -initrd "$INITRD" -append "$append -- $args"
 		-serial stdio -display none -no-reboot
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04)
