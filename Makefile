@@ -28,7 +28,7 @@
 # SANITIZE=ubsan builds a kernel that checks itself for undefined behaviour
 # (kernel/ubsan.c reports it); make test SANITIZE=ubsan runs the tests on it.
 # SANITIZE=kasan (or "ubsan kasan") adds KASAN-lite (mm/kasan.c).
-# SMP=N boots QEMU with N CPUs (make run, make test; default 1).
+# SMP=N boots QEMU with N CPUs (make run, make test; default 2).
 
 CROSS ?=
 CC := $(CROSS)gcc
@@ -143,7 +143,7 @@ MEM ?= 256M
 # thread of its own (thread=multi); SMP=1 is one CPU, one TCG thread.
 # Exported: make test, kselftest, grade and oracle boot that many too
 # (tests/run.sh reads SMP; a case's "smp" key overrides it).
-SMP ?= 1
+SMP ?= 2
 export SMP
 QEMU_ACCEL := $(ACCEL)
 ifneq ($(SMP),1)

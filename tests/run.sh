@@ -29,7 +29,7 @@ LOG_DIR=${LOG_DIR:-build/test-logs}
 ORACLE=${ORACLE:-0}
 UPDATE=${UPDATE:-0}
 TIMEOUT=${TIMEOUT:-120}
-SMP=${SMP:-1}
+SMP=${SMP:-2}
 DEFAULT_APPEND="console=ttyS0 quiet"
 JUNIT=${JUNIT-build/test.xml}
 SHARD=${SHARD:-}
