@@ -41,6 +41,16 @@ enum { MADT_LAPIC = 0, MADT_IOAPIC = 1, MADT_INT_OVERRIDE = 2, MADT_LAPIC_ADDRES
 
 struct acpi_cpus acpi_cpus;
 
+/* Table fields are packed: read them byte by byte, whatever the alignment. */
+static uint64_t read_le(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 static bool checksum_ok(const void *p, size_t len)
 {
 	uint8_t sum = 0;
@@ -71,7 +81,7 @@ static const struct rsdp *rsdp_scan(uint64_t start, uint64_t len)
 
 static const struct rsdp *find_rsdp(void)
 {
-	uint64_t ebda = (uint64_t)*(const uint16_t *)phys_to_virt(0x40e) << 4;
+	uint64_t ebda = read_le(phys_to_virt(0x40e), 2) << 4;
 	const struct rsdp *r = NULL;
 
 	if (ebda >= 0x80000 && ebda < 0xa0000)
@@ -91,7 +101,7 @@ static const struct acpi_table_header *find_table(const struct rsdp *rsdp, const
 	size_t n = (root->length - sizeof(*root)) / (x ? 8 : 4);
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *entry = (const uint8_t *)(root + 1) + i * (x ? 8 : 4);
-		uint64_t phys = x ? *(const uint64_t *)entry : *(const uint32_t *)entry;
+		uint64_t phys = read_le(entry, x ? 8 : 4);
 		const struct acpi_table_header *t = table_at(phys, sizeof(*t));
 		if (!t || memcmp(t->signature, sig, 4))
 			continue;
@@ -106,18 +116,18 @@ static void madt_entry(const uint8_t *e)
 {
 	switch (e[0]) {
 	case MADT_LAPIC:
-		if ((*(const uint32_t *)(e + 4) & MADT_LAPIC_ENABLED) && acpi_cpus.nr < ACPI_MAX_CPUS)
+		if ((read_le(e + 4, 4) & MADT_LAPIC_ENABLED) && acpi_cpus.nr < ACPI_MAX_CPUS)
 			acpi_cpus.apic_ids[acpi_cpus.nr++] = e[3];
 		break;
 	case MADT_IOAPIC:
-		acpi_cpus.ioapic_phys = *(const uint32_t *)(e + 4);
+		acpi_cpus.ioapic_phys = read_le(e + 4, 4);
 		break;
 	case MADT_INT_OVERRIDE:
 		if (e[3] < 16) /* an ISA line wired to another input */
-			acpi_cpus.isa_gsi[e[3]] = *(const uint32_t *)(e + 4) + 1;
+			acpi_cpus.isa_gsi[e[3]] = read_le(e + 4, 4) + 1;
 		break;
 	case MADT_LAPIC_ADDRESS:
-		lapic_phys = *(const uint64_t *)(e + 4);
+		lapic_phys = read_le(e + 4, 8);
 		break;
 	}
 }
