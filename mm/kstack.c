@@ -17,10 +17,15 @@
  *    on a stack of its own (the TSS's IST1) and reports the overflow as a
  *    clean oops (arch/x86/kernel/traps.c, kstack_guard_hit).
  *  - Free slots are kept in a bitmap; a freed slot's pages are unmapped
- *    and their TLB entries dropped before the slot is reused.
+ *    and their TLB entries dropped, on every CPU, before the slot is
+ *    reused.
+ *  - That drop is an IPI to every other CPU and a wait for each: too dear
+ *    for every exit. So, like Linux (NR_CACHED_STACKS), the last few
+ *    freed stacks stay mapped, and the next tasks take them (cleared).
  */
 #include <mm.h>
 #include <sched.h>
+#include <string.h>
 #include <x86.h>
 
 #include "internal.h"
@@ -31,6 +36,9 @@
 #define KSTACK_SLOTS 32768 /* more than max_tasks with 4 GiB of RAM */
 
 static uint64_t slots_used[KSTACK_SLOTS / 64];
+#define KSTACK_CACHE 2
+static void *cached_stacks[KSTACK_CACHE]; /* freed, still mapped */
+static int nr_cached;
 
 extern char boot_stack_guard[], boot_stack[], boot_stack_top[];
 
@@ -54,6 +62,11 @@ void *kstack_alloc(void)
 {
 	uint64_t slot = KSTACK_SLOTS;
 
+	if (nr_cached) {
+		void *stack = cached_stacks[--nr_cached];
+		memset(stack, 0, KSTACK_SIZE);
+		return stack;
+	}
 	for (int w = 0; w < KSTACK_SLOTS / 64; w++) {
 		if (slots_used[w] != ~0UL) {
 			slot = w * 64 + __builtin_ctzl(~slots_used[w]);
@@ -83,6 +96,10 @@ void kstack_free(void *stack)
 	uint64_t slot = ((uint64_t)stack - KSTACK_AREA) / KSTACK_SLOT_SIZE;
 
 	BUG_ON((uint64_t)stack != slot_stack(slot) || slot >= KSTACK_SLOTS);
+	if (nr_cached < KSTACK_CACHE) {
+		cached_stacks[nr_cached++] = stack;
+		return;
+	}
 	unmap_stack((uint64_t)stack, KSTACK_PAGES);
 	slots_used[slot / 64] &= ~(1UL << (slot % 64));
 }
