@@ -1,7 +1,7 @@
 /*
  * percpu.h - what each CPU keeps for itself, reached through the GS base.
  *
- * Every CPU has one struct percpu (cpus[n], arch/x86/kernel/smpboot.c).
+ * Every CPU has one struct percpu (cpus[n], arch/x86/kernel/setup_percpu.c).
  * While a CPU runs kernel code its GS base holds the address of its own
  * struct, so that "%gs:offset" reads this CPU's copy of a field in one
  * instruction, whichever CPU runs it: the idea of Linux's per-CPU
@@ -11,10 +11,11 @@
  * out to it, so the user's base waits in MSR_KERNEL_GS_BASE meanwhile.
  *
  * The fields at fixed offsets are the ones entry.S reads; their offsets
- * are checked below. A CPU touches only its own struct, with interrupts
- * off where an interrupt handler writes the same field; other CPUs read
- * cpus[n] only for what is said to be shared (apic_id, online, the run
- * queue behind its own lock).
+ * are checked below. A CPU writes its own struct, with interrupts off
+ * where an interrupt handler writes the same field. Other CPUs, holding
+ * the big kernel lock (include/smp_lock.h), read current_task, idle,
+ * online, apic_id and active_pml4, and set need_resched before they send
+ * a reschedule IPI.
  */
 #pragma once
 
@@ -48,6 +49,7 @@ struct percpu {
 	void *tss;                /* this CPU's TSS (arch/x86/kernel/gdt.c) */
 	uint64_t *gdt;            /* and its GDT */
 	uint64_t active_pml4;     /* CR3's table (physical), read by TLB shootdowns */
+	bool ldt_loaded;          /* LDTR holds a process's table (ldt.c) */
 };
 
 _Static_assert(offsetof(struct percpu, self) == PCPU_SELF, "entry.S");

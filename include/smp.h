@@ -24,3 +24,8 @@ void smp_call_function_many(uint64_t mask, void (*func)(void *), void *info);
 void smp_call_function_interrupt(void);
 
 uint64_t cpu_online_mask(void);
+struct mm;
+/* The other CPUs that have mm's page tables loaded (Linux's mm_cpumask,
+ * arch/x86/kernel/tlb.c): those running its threads, and idle CPUs that
+ * kept them. */
+uint64_t mm_cpumask(const struct mm *mm);

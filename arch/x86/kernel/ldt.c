@@ -16,6 +16,7 @@
 #include <kernel.h>
 #include <mm.h>
 #include <sched.h>
+#include <smp.h>
 #include <string.h>
 #include <uaccess.h>
 #include <vm.h>
@@ -43,15 +44,22 @@ void gdt_load_ldt(const void *table, unsigned int nr_entries);
 
 void load_mm_ldt(struct mm *mm)
 {
-	static bool loaded; /* LDTR holds a table */
-
 	if (mm && mm->ldt) {
 		gdt_load_ldt(mm->ldt->entries, mm->ldt->nr_entries);
-		loaded = true;
-	} else if (loaded) {
+		this_cpu_write(ldt_loaded, true);
+	} else if (this_cpu_read(ldt_loaded)) {
 		gdt_load_ldt(NULL, 0);
-		loaded = false;
+		this_cpu_write(ldt_loaded, false);
 	}
+}
+
+/* On another CPU that runs a thread of mm: take mm's new table. */
+static void reload_ldt_ipi(void *info)
+{
+	struct mm *mm = info;
+
+	if (current->mm == mm)
+		load_mm_ldt(mm);
 }
 
 static struct ldt *ldt_alloc(unsigned int nr_entries)
@@ -125,9 +133,13 @@ static int write_ldt(const void __user *ptr, unsigned long bytecount, bool oldmo
 	if (mm->ldt)
 		memcpy(ldt->entries, mm->ldt->entries, old_nr * LDT_ENTRY_SIZE);
 	ldt->entries[d.entry_number] = desc;
-	kfree(mm->ldt);
-	mm->ldt = ldt; /* one CPU: no other thread of mm runs now */
+	struct ldt *old = mm->ldt;
+	mm->ldt = ldt;
 	load_mm_ldt(mm);
+	/* Other CPUs may run threads of mm with the old table loaded: they
+	 * take the new one before the old is freed (Linux's install_ldt). */
+	smp_call_function_many(mm_cpumask(mm), reload_ldt_ipi, mm);
+	kfree(old);
 	return 0;
 }
 

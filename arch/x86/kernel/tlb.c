@@ -60,6 +60,11 @@ static uint64_t cpus_with(uint64_t pml4_phys)
 	return mask;
 }
 
+uint64_t mm_cpumask(const struct mm *mm)
+{
+	return cpus_with(virt_to_phys(mm->pml4));
+}
+
 void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end)
 {
 	struct flush_request r = { pml4_phys, start, end };
