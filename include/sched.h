@@ -457,7 +457,8 @@ void prepare_return_to_user(struct trapframe *tf);
 #define W_CONTINUED 0xffff
 
 /* Called by the timer tick: fire the interval timers that are due. */
-void itimer_tick(bool from_user);
+void itimer_tick(bool from_user); /* every CPU's tick: ITIMER_VIRTUAL, ITIMER_PROF */
+void timers_tick(void);           /* the jiffies tick: ITIMER_REAL, POSIX timers, timerfds */
 /* kernel/time/posix-timers.c: the tick fires the POSIX timers that are
  * due; exec and the end of a process delete its timers (exec also drops
  * their pending signals); taking a timer's signal re-arms a periodic

@@ -23,6 +23,7 @@
 #include <kernel.h>
 
 void lock_kernel(void);        /* the caller does not hold it */
+bool try_lock_kernel(void);    /* take it if it is free; never waits */
 void unlock_kernel(void);      /* the caller holds it */
 bool kernel_locked(void);      /* does this CPU hold it? */
 void unlock_kernel_to_user(void); /* entry.S, on the way out to user mode */

@@ -59,7 +59,8 @@ void profile_tick(const struct trapframe *tf)
 	if (!prof_buffer || trap_from_user(tf))
 		return;
 	uint64_t slice = (tf->rip - (uint64_t)_stext) >> prof_shift;
-	prof_buffer[MIN(slice, prof_len - 1)]++;
+	/* atomic: an idle CPU's tick comes here without the big kernel lock */
+	__atomic_fetch_add(&prof_buffer[MIN(slice, prof_len - 1)], 1, __ATOMIC_RELAXED);
 }
 
 static int show_profile(struct seq_file *m)

@@ -6,29 +6,66 @@
  * (-1: free). Not a ticket lock: an interrupt handler on a CPU that is
  * itself waiting for the lock must be able to wait for it too, and with
  * tickets it would wait behind its own CPU's ticket forever.
+ *
+ * A CPU that waits with interrupts on does not spin: it halts, and the
+ * holder wakes it with a reschedule IPI when it lets go (lock_waiters).
+ * Under QEMU each CPU is a host thread, and a spinning one takes the host
+ * CPU the holder needs, which is worse when the guest has more CPUs than
+ * the host. With interrupts off a waiter spins, answering the holder's
+ * IPI requests itself (smp_call_function_interrupt).
  */
 #include <percpu.h>
 #include <smp.h>
 #include <smp_lock.h>
+#include <x86.h>
 
 static int kernel_lock_owner = -1;
+static uint64_t lock_waiters; /* CPUs halted until the lock is let go */
+
+bool try_lock_kernel(void)
+{
+	int free = -1;
+
+	return __atomic_compare_exchange_n(&kernel_lock_owner, &free, smp_processor_id(), false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/* Halt until the holder lets go (or any interrupt), interrupts off. */
+static void wait_halted(uint64_t me)
+{
+	__atomic_fetch_or(&lock_waiters, me, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&kernel_lock_owner, __ATOMIC_SEQ_CST) != -1)
+		__asm__ volatile("sti; hlt; cli" ::: "memory"); /* no lost wake-up */
+	__atomic_fetch_and(&lock_waiters, ~me, __ATOMIC_RELAXED);
+}
 
 void lock_kernel(void)
 {
-	int me = smp_processor_id(), free = -1;
-
-	while (!__atomic_compare_exchange_n(&kernel_lock_owner, &free, me, false,
-					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		/* Interrupts may be off: answer the holder's requests here. */
+	if (try_lock_kernel())
+		return;
+	uint64_t flags = irq_save();
+	while (!try_lock_kernel()) {
+		/* Answer the holder's requests (a TLB shootdown) here. */
 		smp_call_function_interrupt();
-		__asm__ volatile("pause");
-		free = -1;
+		if (flags & RFLAGS_IF)
+			wait_halted(1UL << smp_processor_id());
+		else
+			__asm__ volatile("pause");
 	}
+	irq_restore(flags);
 }
 
 void unlock_kernel(void)
 {
-	__atomic_store_n(&kernel_lock_owner, -1, __ATOMIC_RELEASE);
+	/* xchg, a full barrier: a waiter that saw the lock held has set its
+	 * bit before we look. */
+	__atomic_exchange_n(&kernel_lock_owner, -1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&lock_waiters, __ATOMIC_RELAXED))
+		return;
+	uint64_t waiters = __atomic_exchange_n(&lock_waiters, 0, __ATOMIC_SEQ_CST);
+	for (int n = 0; waiters; n++, waiters >>= 1)
+		if (waiters & 1)
+			smp_send_reschedule(n);
 }
 
 bool kernel_locked(void)

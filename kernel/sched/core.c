@@ -224,7 +224,9 @@ int sleep_until(uint64_t when)
 }
 
 /* Each CPU's timer tick, with interrupts off: charge the tick to the
- * running task, and end its time slice. */
+ * running task, and end its time slice. On an idle CPU it touches only
+ * that CPU's own data, and runs without the big kernel lock
+ * (arch/x86/kernel/traps.c). */
 void sched_tick(bool from_user)
 {
 	struct percpu *cpu = this_cpu();
@@ -239,14 +241,16 @@ void sched_tick(bool from_user)
 	account_process_tick(from_user, idle);
 	itimer_tick(from_user);
 	softlockup_check(cpu, from_user);
-	if (idle || --cpu->slice_left == 0)
+	/* (An idle CPU looks for work after every interrupt: cpu_idle.) */
+	if (!idle && --cpu->slice_left == 0)
 		cpu->need_resched = true;
 }
 
-/* The tick of the CPU that counts jiffies: wake the sleepers whose time
- * has come, and sample the load average. */
+/* The tick of the CPU that counts jiffies: fire the timers, wake the
+ * sleepers whose time has come, and sample the load average. */
 void sched_tick_global(void)
 {
+	timers_tick();
 	calc_global_load_tick();
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at) {
@@ -262,9 +266,26 @@ void fpu_reset_current(void)
 }
 
 /*
+ * Take the big kernel lock to look for work after a halt: wait for it if
+ * a task was woken for this CPU (need_resched, with a reschedule IPI);
+ * after a mere tick, only if it is free, so that idle CPUs polling for
+ * work never hold up the ones that have some.
+ */
+static bool idle_lock_to_look(void)
+{
+	if (this_cpu_read(need_resched)) {
+		sti(); /* so that lock_kernel halts while it waits */
+		lock_kernel();
+		cli();
+		return true;
+	}
+	return try_lock_kernel();
+}
+
+/*
  * The idle loop: run whoever is runnable, else halt until an interrupt.
  * Entered with the big kernel lock held, which the CPU drops while it
- * halts: a wake-up from another CPU comes as a reschedule IPI.
+ * halts.
  */
 void __noreturn cpu_idle(void)
 {
@@ -272,10 +293,11 @@ void __noreturn cpu_idle(void)
 		cli();
 		schedule();
 		unlock_kernel();
-		/* sti takes effect after the next instruction: no lost wake-up. */
-		__asm__ volatile("sti; hlt" ::: "memory");
-		cli();
-		lock_kernel();
+		do {
+			/* sti takes effect after the next instruction: no lost wake-up. */
+			__asm__ volatile("sti; hlt" ::: "memory");
+			cli();
+		} while (!idle_lock_to_look());
 	}
 }
 

@@ -74,7 +74,10 @@ static void countdown(struct task *task, int which)
 	}
 }
 
-void itimer_tick(bool from_user)
+/* The tick of the CPU that counts jiffies: the timers of real time
+ * (ITIMER_REAL, and every POSIX timer and timerfd, whose clocks it
+ * compares with their expiry). */
+void timers_tick(void)
 {
 	for (struct task *task = first_task(); task; task = task->next_task) {
 		struct signal_struct *t = task->signal;
@@ -87,13 +90,18 @@ void itimer_tick(bool from_user)
 		group_send_sig(SIGALRM, task);
 		t->it_value[ITIMER_REAL] = t->it_interval[ITIMER_REAL] ? jiffies + t->it_interval[ITIMER_REAL] : 0;
 	}
+	posix_timers_tick(); /* kernel/time/posix-timers.c */
+	timerfd_tick();      /* fs/timerfd.c */
+}
+
+/* Every CPU's tick: the CPU-time itimers of the process it runs. */
+void itimer_tick(bool from_user)
+{
 	if (current && current->pid && current->signal) {
 		if (from_user)
 			countdown(current, ITIMER_VIRTUAL);
 		countdown(current, ITIMER_PROF);
 	}
-	posix_timers_tick(); /* kernel/time/posix-timers.c */
-	timerfd_tick();      /* fs/timerfd.c */
 }
 
 long sys_getitimer(int which, struct itimerval __user *value)

@@ -7,7 +7,7 @@
  *   arm      timer_settime sets `expires` on the timer's clock and puts
  *            the timer on armed_timers (a SIGEV_NONE timer only keeps
  *            the time: nothing is ever sent).
- *   tick     every tick (kernel/time/itimer.c's itimer_tick, from the
+ *   tick     every tick (kernel/time/itimer.c's timers_tick, from the
  *            timer interrupt) looks at the armed timers: one that is due
  *            comes off the list and fires (timer_fire). Timers are as
  *            precise as the tick, 10 ms, and never fire early.

@@ -18,8 +18,8 @@ static void timer_interrupt(struct trapframe *tf)
 {
 	jiffies++;
 	profile_tick(tf);
-	sched_tick_global();
 	sched_tick(trap_from_user(tf));
+	sched_tick_global();
 }
 
 void timer_init(void)

@@ -19,6 +19,7 @@
 #include <kernel.h>
 #include <kernel_stat.h>
 #include <mm.h>
+#include <profile.h>
 #include <sched.h>
 #include <smp.h>
 #include <trap.h>
@@ -150,6 +151,7 @@ void apic_interrupt(struct trapframe *tf)
 	case LOCAL_TIMER_VECTOR:
 		irq_stat[smp_processor_id()].apic_timer_irqs++;
 		apic_write(APIC_EOI, 0);
+		profile_tick(tf);
 		sched_tick(trap_from_user(tf));
 		return;
 	case RESCHEDULE_VECTOR: /* need_resched, or a signal, was set by the sender */

@@ -396,9 +396,19 @@ static bool ipi_handled(struct trapframe *tf)
 	return true;
 }
 
+/* An idle CPU's own tick counts idle time and nothing else (sched_tick):
+ * it takes no lock, so that idle CPUs never hold up the working ones. */
+static bool idle_tick_handled(struct trapframe *tf)
+{
+	if (tf->vector != LOCAL_TIMER_VECTOR || current != this_cpu_read(idle) || kernel_locked())
+		return false;
+	apic_interrupt(tf);
+	return true;
+}
+
 void trap_handler(struct trapframe *tf)
 {
-	if (ipi_handled(tf))
+	if (ipi_handled(tf) || idle_tick_handled(tf))
 		return;
 	/* In from user mode, the idle halt or a wait for the lock: take it. */
 	bool took_lock = !kernel_locked();
