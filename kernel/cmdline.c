@@ -75,6 +75,17 @@ static void add_env(char *word)
 		pr_warn("Too many boot env vars, '%s' dropped\n", word);
 }
 
+/* The decimal number value starts with (0 if none); the digits stop
+ * counting once it reaches cap. */
+static int leading_number(const char *value, int cap)
+{
+	int n = 0;
+
+	for (const char *p = value; *p >= '0' && *p <= '9' && n < cap; p++)
+		n = n * 10 + (*p - '0');
+	return n;
+}
+
 static void handle_word(char *word)
 {
 	char *eq = strchr(word, '=');
@@ -92,15 +103,11 @@ static void handle_word(char *word)
 		return;
 	}
 	if (param_is(word, namelen, "watchdog_thresh") && value) {
-		watchdog_thresh = 0;
-		for (const char *p = value; *p >= '0' && *p <= '9' && watchdog_thresh < 1000; p++)
-			watchdog_thresh = watchdog_thresh * 10 + (*p - '0');
+		watchdog_thresh = leading_number(value, 1000);
 		return;
 	}
 	if (param_is(word, namelen, "loglevel") && value && value[0] >= '0' && value[0] <= '9') {
-		console_loglevel = 0;
-		for (const char *p = value; *p >= '0' && *p <= '9' && console_loglevel < 100; p++)
-			console_loglevel = console_loglevel * 10 + (*p - '0');
+		console_loglevel = leading_number(value, 100);
 		return;
 	}
 	if (param_is(word, namelen, "nosmp")) { /* arch/x86/kernel/smpboot.c */
@@ -108,9 +115,7 @@ static void handle_word(char *word)
 		return;
 	}
 	if (param_is(word, namelen, "maxcpus") && value) {
-		setup_max_cpus = 0;
-		for (const char *p = value; *p >= '0' && *p <= '9' && setup_max_cpus < 1000; p++)
-			setup_max_cpus = setup_max_cpus * 10 + (*p - '0');
+		setup_max_cpus = leading_number(value, 1000);
 		return;
 	}
 	if (param_is(word, namelen, "strace")) {
