@@ -25,7 +25,6 @@
  */
 #include <mm.h>
 #include <sched.h>
-#include <string.h>
 #include <x86.h>
 
 #include "internal.h"
@@ -63,8 +62,9 @@ void *kstack_alloc(void)
 	uint64_t slot = KSTACK_SLOTS;
 
 	if (nr_cached) {
-		void *stack = cached_stacks[--nr_cached];
-		memset(stack, 0, KSTACK_SIZE);
+		char *stack = cached_stacks[--nr_cached];
+		for (int i = 0; i < KSTACK_PAGES; i++) /* as fresh pages come */
+			zero_page(stack + i * PAGE_SIZE);
 		return stack;
 	}
 	for (int w = 0; w < KSTACK_SLOTS / 64; w++) {
