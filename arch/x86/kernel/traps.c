@@ -69,24 +69,7 @@ static void set_gate(int vec, void *handler, int dpl, int ist)
 	};
 }
 
-void trap_init(void)
-{
-	struct {
-		uint16_t limit;
-		uint64_t base;
-	} __packed ptr = { sizeof(idt) - 1, (uint64_t)idt };
-
-	gdt_init();
-	for (int v = 0; v < 48; v++)
-		set_gate(v, isr_stubs + 16 * v, 0, v == VEC_DOUBLE_FAULT ? 1 : 0);
-	for (int v = FIRST_SYSTEM_VECTOR; v < 256; v++) /* the local APIC's */
-		set_gate(v, isr_stubs + 16 * v, 0, 0);
-	/* int3 may be used from user mode, as on Linux. */
-	set_gate(VEC_BREAKPOINT, isr_stubs + 16 * VEC_BREAKPOINT, 3, 0);
-	__asm__ volatile("lidt %0" ::"m"(ptr));
-}
-
-/* Another CPU's GDT and TSS, and the one IDT (smpboot.c). */
+/* Load the calling CPU's GDT and TSS, and the one IDT. */
 void trap_init_cpu(void)
 {
 	struct {
@@ -96,6 +79,18 @@ void trap_init_cpu(void)
 
 	gdt_init();
 	__asm__ volatile("lidt %0" ::"m"(ptr));
+}
+
+/* The boot CPU: fill the IDT, then load it. */
+void trap_init(void)
+{
+	for (int v = 0; v < 48; v++)
+		set_gate(v, isr_stubs + 16 * v, 0, v == VEC_DOUBLE_FAULT ? 1 : 0);
+	for (int v = FIRST_SYSTEM_VECTOR; v < 256; v++) /* the local APIC's */
+		set_gate(v, isr_stubs + 16 * v, 0, 0);
+	/* int3 may be used from user mode, as on Linux. */
+	set_gate(VEC_BREAKPOINT, isr_stubs + 16 * VEC_BREAKPOINT, 3, 0);
+	trap_init_cpu();
 }
 
 /*
