@@ -138,6 +138,7 @@ void tlb_flush_all(const uint64_t *pml4);
 void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end);
 void leave_mm_everywhere(uint64_t pml4_phys);
 void flush_tlb_kernel_range(uint64_t start, uint64_t end); /* on every CPU */
+void tlb_flush_local(uint64_t start, uint64_t end);       /* on this CPU */
 
 /* ---- mm/vm.c: what mremap and madvise (mm/mmap.c) build on ---- */
 

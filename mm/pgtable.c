@@ -341,10 +341,15 @@ void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end)
 	uint64_t cr3 = read_cr3();
 
 	flush_tlb_others(virt_to_phys(pml4), start, end);
-	if ((cr3 & PTE_ADDR) != virt_to_phys(pml4))
-		return; /* not loaded: the next CR3 load flushes it anyway */
+	if ((cr3 & PTE_ADDR) == virt_to_phys(pml4))
+		tlb_flush_local(start, end); /* else the next CR3 load flushes it */
+}
+
+/* This CPU's part, for the tables it has loaded. */
+void tlb_flush_local(uint64_t start, uint64_t end)
+{
 	if ((end - start) / PAGE_SIZE > FLUSH_ALL_PAGES) {
-		write_cr3(cr3);
+		write_cr3(read_cr3()); /* no page is global: this drops all */
 		return;
 	}
 	/* invlpg also drops cached upper-level entries, so tables freed by

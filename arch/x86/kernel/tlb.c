@@ -23,22 +23,10 @@
 
 #include "../../../mm/internal.h"
 
-#define FLUSH_ALL_PAGES 32 /* above this, reloading CR3 is cheaper */
-
 struct flush_request {
 	uint64_t pml4_phys; /* 0: the kernel's half, seen by every CPU */
 	uint64_t start, end;
 };
-
-static void flush_local(uint64_t start, uint64_t end)
-{
-	if (end - start > FLUSH_ALL_PAGES * PAGE_SIZE) {
-		write_cr3(read_cr3()); /* no page is global: this drops all */
-		return;
-	}
-	for (uint64_t va = start; va < end; va += PAGE_SIZE)
-		invlpg(va);
-}
 
 static void flush_ipi(void *info)
 {
@@ -46,7 +34,7 @@ static void flush_ipi(void *info)
 
 	irq_stat[smp_processor_id()].irq_tlb_count++;
 	if (!r->pml4_phys || (read_cr3() & PTE_ADDR) == r->pml4_phys)
-		flush_local(r->start, r->end);
+		tlb_flush_local(r->start, r->end);
 }
 
 /* The other CPUs with pml4_phys loaded (all others for 0). */
@@ -78,7 +66,7 @@ void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end)
 void flush_tlb_kernel_range(uint64_t start, uint64_t end)
 {
 	flush_tlb_others(0, start, end);
-	flush_local(start, end);
+	tlb_flush_local(start, end);
 }
 
 static void leave_mm_ipi(void *info)
