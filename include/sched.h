@@ -228,7 +228,9 @@ struct task {
 	void *kstack;           /* KSTACK_SIZE bytes */
 	uint64_t ksp;           /* saved kernel rsp while switched out */
 	bool on_cpu;            /* running on a CPU now (current there) */
-	int cpu;                /* the CPU it runs or last ran on */
+	bool on_rq;             /* waiting on the run queue of cpu (kernel/sched/sched.h) */
+	int cpu;                /* the CPU it runs on, is queued on, or last ran on */
+	struct task *rq_next, *rq_prev; /* its neighbours on that queue */
 	uint64_t cpus_allowed;  /* sched_setaffinity: a bit a CPU */
 	struct trapframe *tf;   /* user registers, at the top of kstack */
 
@@ -351,7 +353,9 @@ void sleep_on(void *chan);               /* call with interrupts off */
 void wakeup(void *chan);
 /* Sleep until jiffies >= when or a signal arrives. Returns 0 or -EINTR. */
 int sleep_until(uint64_t when);
-void make_runnable(struct task *t);
+void make_runnable(struct task *t);      /* a sleeping task wakes */
+void wake_up_stopped(struct task *t);    /* a stopped task continues */
+void wake_up_new_task(struct task *t);   /* a new task may run */
 /* The task with this thread id as the current task numbers it (any
  * thread, Linux's find_task_by_vpid); NULL if none, or if it is released.
  * A zombie is still found. */

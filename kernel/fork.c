@@ -316,7 +316,7 @@ static long kernel_clone(struct kernel_clone_args *args)
 	if (flags & CLONE_PARENT_SETTID)
 		put_user_u32(pid, args->parent_tid);
 
-	child->state = TASK_RUNNABLE;
+	wake_up_new_task(child);
 	if (flags & CLONE_VFORK) {
 		/* The child borrows our memory: wait until it execs or exits. */
 		uint64_t irq = irq_save();

@@ -308,7 +308,7 @@ struct task *kernel_thread(void (*fn)(void *), void *arg, const char *comm)
 	t->flags |= PF_KTHREAD | PF_NOFREEZE | PF_FORKNOEXEC;
 	for (int sig = 1; sig <= NSIG; sig++)
 		t->sighand->action[sig - 1].handler = SIG_IGN;
-	t->state = TASK_RUNNABLE;
+	wake_up_new_task(t);
 	return t;
 }
 
@@ -367,7 +367,7 @@ void start_init(const char *path, char *const argv[], char *const envp[])
 	t->tf->rflags = 0x202;
 	req = (struct init_request){ path, argv, envp };
 	task_setup_kernel_start(t, init_task_start, &req);
-	t->state = TASK_RUNNABLE;
+	wake_up_new_task(t);
 	/* As Linux's rest_init: init is pid 1, kthreadd pid 2. */
 	kthreadd_start();
 	cpu_idle();

@@ -176,7 +176,7 @@ static void signal_wake_up(struct task *t, bool resume)
 	if (t->state == TASK_SLEEPING)
 		make_runnable(t);
 	else if (resume && t->state == TASK_STOPPED)
-		t->state = TASK_RUNNABLE;
+		wake_up_stopped(t);
 	else if (t->on_cpu && t != current)
 		smp_send_reschedule(t->cpu); /* running elsewhere: into the kernel, to see it */
 }
@@ -216,7 +216,7 @@ static bool prepare_signal(int sig, struct task *p, bool force)
 		for_each_thread(p, t) {
 			t->stop_pending = false;
 			if (t->state == TASK_STOPPED)
-				t->state = TASK_RUNNABLE;
+				wake_up_stopped(t);
 		}
 		if (s->flags & SIGNAL_STOP_STOPPED) {
 			s->flags &= ~SIGNAL_STOP_STOPPED;

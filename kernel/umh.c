@@ -185,7 +185,7 @@ int call_usermodehelper(const char *path, char *const argv[], char *const envp[]
 	info->waiting = (wait & ~UMH_KILLABLE) != UMH_NO_WAIT;
 	info->next = helpers;
 	helpers = info;
-	t->state = TASK_RUNNABLE;
+	wake_up_new_task(t);
 	if (!info->waiting)
 		return 0;
 

@@ -2,13 +2,14 @@
  * kernel/sched/core.c - the scheduler: round robin over the runnable
  * tasks, on every CPU.
  *
- * Each CPU has an idle task (the boot CPU's is the boot context), which
- * halts until an interrupt makes someone runnable. The timer tick sets the
- * CPU's need_resched at the end of a time slice; the switch happens on the
- * way back to user mode (the kernel itself is not preempted), or when a
- * task sleeps. Every CPU picks from the one list of tasks, the next
- * runnable one its affinity allows that no other CPU runs; the big kernel
- * lock (include/smp_lock.h) makes the choice and the switch one step.
+ * Each CPU has a run queue of the runnable tasks waiting for it
+ * (kernel/sched/sched.h) and an idle task (the boot CPU's is the boot
+ * context), which halts until an interrupt brings work. The timer tick
+ * sets the CPU's need_resched at the end of a time slice; the switch
+ * happens on the way back to user mode (the kernel itself is not
+ * preempted), or when a task sleeps: the task that was running goes to
+ * the tail of the queue, the head runs. Where tasks are queued and how
+ * they move between CPUs: kernel/sched/balance.c.
  */
 #include <cred.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <uaccess.h>
 #include <vm.h>
 #include <x86.h>
+#include "sched.h"
 
 /*
  * Each CPU's idle task; cpus[0]'s is the boot context. An idle task runs
@@ -73,6 +75,8 @@ void sched_init_cpu(int n)
 	idle->cpus_allowed = 1UL << n;
 	cpus[n].idle = idle;
 	cpus[n].slice_left = TIME_SLICE_TICKS;
+	spin_lock_init(&cpu_rq(n)->lock);
+	cpu_rq(n)->cpu = n;
 	this_cpu_write(current_task, idle);
 }
 
@@ -81,27 +85,37 @@ void sched_init(void)
 	sched_init_cpu(0);
 }
 
-/* May CPU n run task t now? Current itself is running there already. */
-static bool runnable_on(const struct task *t, int n)
+/* The next task for this CPU: the head of its queue, else one pulled
+ * from a busier CPU, else the idle task. Interrupts are off. */
+static struct task *pick_next_task(struct percpu *cpu)
 {
-	return t->state == TASK_RUNNABLE && (t->cpus_allowed >> n & 1) &&
-	       (!t->on_cpu || t == current);
+	struct rq *rq = cpu_rq(cpu->cpu);
+
+	spin_lock(&rq->lock);
+	struct task *next = pick_queued(rq);
+	spin_unlock(&rq->lock);
+	if (!next)
+		next = pull_task(cpu->cpu);
+	return next ? next : cpu->idle;
 }
 
-/* The next task for this CPU after current, round robin; idle if none. */
-static struct task *pick_next(struct percpu *cpu)
+/*
+ * prev stops running but stays runnable: to the tail of this CPU's
+ * queue, or, if it may no longer run here (sched_setaffinity), of a CPU
+ * it may use, which is told to look. (That CPU cannot run prev before
+ * this one has switched away from it: it needs the big kernel lock,
+ * which this CPU passes to the next task only after the switch.)
+ */
+static void put_prev_task(struct task *prev, int this_cpu)
 {
-	struct task *start = current == cpu->idle || !current->next_task ? task_list : current->next_task;
-	struct task *t = start;
+	int n = prev->cpus_allowed >> this_cpu & 1 ? this_cpu : select_task_rq(prev);
+	struct rq *rq = cpu_rq(n);
 
-	if (!t)
-		return cpu->idle;
-	do {
-		if (runnable_on(t, cpu->cpu))
-			return t;
-		t = t->next_task ? t->next_task : task_list;
-	} while (t != start);
-	return cpu->idle;
+	spin_lock(&rq->lock);
+	enqueue_task(rq, prev);
+	spin_unlock(&rq->lock);
+	if (n != this_cpu)
+		resched_cpu(n);
 }
 
 /* Give this CPU to next: its registers, stacks and address space. */
@@ -135,11 +149,14 @@ void schedule(void)
 {
 	uint64_t flags = irq_save();
 	struct percpu *cpu = this_cpu();
-	struct task *prev = current, *next = pick_next(cpu);
+	struct task *prev = current, *next;
 
 	cpu->need_resched = false;
 	cpu->slice_left = TIME_SLICE_TICKS;
 	cpu->kernel_ticks = 0;
+	if (prev != cpu->idle && prev->state == TASK_RUNNABLE)
+		put_prev_task(prev, cpu->cpu);
+	next = pick_next_task(cpu);
 	if (next != prev)
 		switch_to(cpu, prev, next);
 	release_dead_tasks();
@@ -175,34 +192,48 @@ void resched_cpu(int n)
 	smp_send_reschedule(n);
 }
 
-/* If a CPU that t may run on is idle, wake it to run t. */
-static bool kick_idle_cpu(const struct task *t)
+/*
+ * t, runnable and on no CPU, goes on CPU n's queue, and n is told to look:
+ * at once if preempt (the woken task gets the CPU at n's next return to
+ * user mode), else only if n is idle.
+ */
+static void activate_task(struct task *t, int n, bool preempt)
 {
-	for_each_online_cpu(n) {
-		if ((t->cpus_allowed >> n & 1) && cpus[n].current_task == cpus[n].idle) {
-			resched_cpu(n);
-			return true;
-		}
-	}
-	return false;
+	struct rq *rq = cpu_rq(n);
+	uint64_t flags;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	enqueue_task(rq, t);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	if (preempt || __atomic_load_n(&cpus[n].current_task, __ATOMIC_RELAXED) == cpus[n].idle)
+		resched_cpu(n);
 }
 
-/*
- * A task that wakes up gets a CPU soon: an idle one it may run on, else
- * this one, on its way back to user mode (much as Linux preempts for a
- * woken sleeper), else the one it last ran on.
- */
+/* A sleeping task wakes: it gets a CPU soon (select_task_rq says which).
+ * A task woken before it got to schedule() (an interrupt between its
+ * sleep_on and the switch) is still on its CPU and just keeps running. */
 void make_runnable(struct task *t)
 {
 	if (t->state != TASK_SLEEPING)
 		return;
 	t->state = TASK_RUNNABLE;
-	if (t == current || kick_idle_cpu(t))
-		return;
-	if (t->cpus_allowed >> smp_processor_id() & 1)
-		resched_cpu(smp_processor_id());
-	else
-		resched_cpu(t->cpu);
+	if (!t->on_cpu)
+		activate_task(t, select_task_rq(t), true);
+}
+
+/* A stopped task continues (SIGCONT, SIGKILL): it runs when a CPU is free. */
+void wake_up_stopped(struct task *t)
+{
+	t->state = TASK_RUNNABLE;
+	if (!t->on_cpu)
+		activate_task(t, select_task_rq(t), false);
+}
+
+/* A new task (fork, a kernel thread) is ready to run for the first time. */
+void wake_up_new_task(struct task *t)
+{
+	t->state = TASK_RUNNABLE;
+	activate_task(t, select_task_rq_fork(t), false);
 }
 
 int sleep_until(uint64_t when)
@@ -241,9 +272,11 @@ void sched_tick(bool from_user)
 	account_process_tick(from_user, idle);
 	itimer_tick(from_user);
 	softlockup_check(cpu, from_user);
-	/* (An idle CPU looks for work after every interrupt: cpu_idle.) */
-	if (!idle && --cpu->slice_left == 0)
+	if (idle)
+		return; /* it looks for work after every interrupt: cpu_idle */
+	if (--cpu->slice_left == 0)
 		cpu->need_resched = true;
+	rebalance_tick(cpu->cpu);
 }
 
 /* The tick of the CPU that counts jiffies: fire the timers, wake the
@@ -255,7 +288,8 @@ void sched_tick_global(void)
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at) {
 			t->state = TASK_RUNNABLE; /* at the end of the slice, or now if idle */
-			kick_idle_cpu(t);
+			if (!t->on_cpu)
+				activate_task(t, select_task_rq(t), false);
 		}
 }
 
@@ -267,19 +301,22 @@ void fpu_reset_current(void)
 
 /*
  * Take the big kernel lock to look for work after a halt: wait for it if
- * a task was woken for this CPU (need_resched, with a reschedule IPI);
- * after a mere tick, only if it is free, so that idle CPUs polling for
- * work never hold up the ones that have some.
+ * a task was queued for this CPU (need_resched, with a reschedule IPI);
+ * after a mere tick, only if some CPU has tasks queued that this one
+ * might pull, and only if the lock is free, so that idle CPUs never hold
+ * up the ones that have work.
  */
 static bool idle_lock_to_look(void)
 {
+	int me = smp_processor_id();
+
 	if (this_cpu_read(need_resched)) {
 		sti(); /* so that lock_kernel halts while it waits */
 		lock_kernel();
 		cli();
 		return true;
 	}
-	return try_lock_kernel();
+	return (cpu_rq(me)->nr_queued || work_queued_elsewhere(me)) && try_lock_kernel();
 }
 
 /*
@@ -312,20 +349,28 @@ static int first_online_cpu(uint64_t mask)
 
 /*
  * t may now run only on the CPUs of its cpus_allowed: move it off a CPU
- * it may no longer use. The caller leaves at once, through schedule(),
- * so that sched_setaffinity returns on an allowed CPU, as on Linux;
- * another thread leaves at its next return to user mode.
+ * it may no longer use. A queued task moves to another queue; the caller
+ * leaves at once, through schedule(), so that sched_setaffinity returns
+ * on an allowed CPU, as on Linux; a thread running elsewhere leaves at
+ * its next return to user mode.
  */
 static void migrate_if_needed(struct task *t)
 {
-	if (!t->on_cpu || (t->cpus_allowed >> t->cpu & 1))
+	struct rq *rq = cpu_rq(t->cpu);
+	uint64_t flags;
+
+	if (t->cpus_allowed >> t->cpu & 1)
 		return;
-	if (t != current) {
+	if (t->on_rq) {
+		spin_lock_irqsave(&rq->lock, flags);
+		dequeue_task(rq, t);
+		spin_unlock_irqrestore(&rq->lock, flags);
+		activate_task(t, select_task_rq(t), false);
+	} else if (t == current) {
+		schedule(); /* put_prev_task queues it where it may run */
+	} else if (t->on_cpu) {
 		resched_cpu(t->cpu);
-		return;
 	}
-	resched_cpu(first_online_cpu(t->cpus_allowed)); /* to pick it up */
-	schedule();
 }
 
 /*
