@@ -136,7 +136,12 @@ static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 		tss_set_kernel_stack(top);
 		cpu->syscall_rsp = top;
 		io_bitmap_switch(next);
-		mm_activate(next->mm);
+		/* A kernel thread has no user memory and runs on whatever
+		 * tables the CPU has loaded, as the idle task does (Linux's
+		 * lazy TLB mode): no CR3 switch, no TLB flush. The address
+		 * space is left before it is freed (leave_mm_everywhere). */
+		if (next->mm)
+			mm_activate(next->mm);
 		load_mm_ldt(next->mm);
 		load_fsgs(next);
 	}
