@@ -10,14 +10,22 @@
  *   smp_exec fail    execs that fail (a directory, a missing file, a file
  *                    that is not an ELF) from a thread while its siblings
  *                    spin: the siblings live on and keep running
+ *   smp_exec binfmt  execs on CPU 1 of a file only binfmt_misc can run,
+ *                    while CPU 0 registers and removes its entry over and
+ *                    over: each exec runs the interpreter or fails with
+ *                    ENOEXEC, nothing else
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "cpus.h"
 #include "exectest.h"
@@ -28,7 +36,7 @@
 
 static int ncpus;
 static atomic_int spinning;          /* spinners started */
-static atomic_int stop;              /* spinners: return */
+static atomic_int stop;              /* spinners, toggler: return */
 static atomic_long laps[MAX_CPUS];   /* spinner i's turns of its loop */
 
 static void *spinner(void *arg)
@@ -149,6 +157,97 @@ static void fail(void)
 	       "all %d spinners still turning, %d joined\n", (int)(long)tasks, ncpus, ncpus, still);
 }
 
+/* ---- binfmt ---- */
+
+#define BM_DIR "/proc/sys/fs/binfmt_misc"
+#define BM_ENTRY ":smprace:E::smprace::/bin/true:"
+#define RACE_FILE "/tmp/smp_exec.smprace"
+#define RACE_EXECS 200
+
+static atomic_int toggles;       /* registrations made and removed */
+static atomic_int toggle_errors; /* writes that failed */
+
+static int bm_write(const char *file, const char *s)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", BM_DIR, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* On CPU 0: register the entry, remove it, again, until stop. */
+static void *toggler(void *arg)
+{
+	(void)arg;
+	pin_to(0);
+	while (!atomic_load(&stop)) {
+		if (bm_write("register", BM_ENTRY) || bm_write("smprace", "-1"))
+			atomic_fetch_add(&toggle_errors, 1);
+		atomic_fetch_add(&toggles, 1);
+	}
+	return NULL;
+}
+
+/* Fork, exec the file in the child: 0 (the interpreter ran), ENOEXEC, or
+ * another wait status, printed. */
+static int exec_race_file(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl(RACE_FILE, RACE_FILE, (char *)NULL);
+		_exit(errno == ENOEXEC ? 100 : 101);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 100)
+		return ENOEXEC;
+	printf("binfmt: an exec ended with wait status %#x\n", status);
+	return -1;
+}
+
+static void binfmt(void)
+{
+	int fd, ran = 0, noexec = 0, other = 0;
+	pthread_t t;
+
+	if (access(BM_DIR "/register", F_OK))
+		mount("binfmt_misc", BM_DIR, "binfmt_misc", 0, NULL);
+	fd = open(RACE_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0 || write(fd, "neither ELF nor #!\n", 19) != 19) {
+		perror(RACE_FILE);
+		return;
+	}
+	close(fd);
+	pin_to(1);
+	pthread_create(&t, NULL, toggler, NULL);
+	while (atomic_load(&toggles) < 1)
+		;
+	for (int i = 0; i < RACE_EXECS; i++) {
+		int r = exec_race_file();
+		ran += r == 0;
+		noexec += r == ENOEXEC;
+		other += r < 0;
+	}
+	atomic_store(&stop, 1);
+	pthread_join(t, NULL);
+	bm_write("smprace", "-1"); /* if the last removal lost a race */
+	unlink(RACE_FILE);
+	printf("binfmt: %d execs on CPU 1 while CPU 0 registered and removed their entry: "
+	       "%s; %d other results; %d failed writes to binfmt_misc\n", RACE_EXECS,
+	       ran + noexec == RACE_EXECS ? "each ran the interpreter or failed with ENOEXEC" : "NOT ALL",
+	       other, atomic_load(&toggle_errors));
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -164,8 +263,10 @@ int main(int argc, char **argv)
 		chain(argc > 2 ? atoi(argv[2]) : EXECS, argc > 3 ? atoi(argv[3]) : getpid());
 	else if (!strcmp(what, "fail"))
 		fail();
+	else if (!strcmp(what, "binfmt"))
+		binfmt();
 	else {
-		fprintf(stderr, "usage: smp_exec chain|fail\n");
+		fprintf(stderr, "usage: smp_exec chain|fail|binfmt\n");
 		return 2;
 	}
 	return 0;
