@@ -31,6 +31,7 @@
 #include <boot.h>
 #include <kasan.h>
 #include <mm.h>
+#include <spinlock.h>
 #include <string.h>
 
 #include "internal.h"
@@ -39,6 +40,15 @@
 #define MAX_FRAMES (MAX_PHYS / PAGE_SIZE) /* 1 Mi frames */
 #define LOW_MEMORY (1UL << 20)            /* BIOS, real-mode stuff: never used */
 
+/*
+ * zone_lock guards everything below: the bitmap, the reference counts, the
+ * counters and the hint. Page faults take frames without the big kernel
+ * lock (mm/fault.c), so every change to them holds it. Interrupts are off
+ * while it is held, and it is the innermost lock of the kernel: nothing is
+ * taken inside it (lock order: include/vm.h). Zeroing a frame is done
+ * outside it, after the frame is ours.
+ */
+static DEFINE_SPINLOCK(zone_lock);
 static uint64_t frame_bitmap[MAX_FRAMES / 64];
 /* page_refs[pfn]: the owners of frame pfn, 0 for a free or reserved frame.
  * Indexed up to max_pfn; NULL until page_alloc_init has allocated it. */
@@ -125,18 +135,28 @@ void page_alloc_init(const struct boot_info *bi)
  * return them (zeroed if zero is set). */
 bool page_is_free(uint64_t pfn) { return !frame_used(pfn); }
 
-static void *take_frames(uint64_t first, size_t n, bool zero)
+/* Take frames [first, first+n), which are free, each with one owner.
+ * zone_lock is held. */
+static void take_frames(uint64_t first, size_t n)
 {
 	for (uint64_t pfn = first; pfn < first + n; pfn++) {
 		set_used(pfn);
-		kasan_unpoison(phys_to_virt(pfn * PAGE_SIZE), PAGE_SIZE);
 		if (page_refs)
 			page_refs[pfn] = 1;
-		if (zero)
-			zero_page(phys_to_virt(pfn * PAGE_SIZE));
 	}
 	free_frames -= n;
-	return phys_to_virt(first * PAGE_SIZE);
+}
+
+/* Hand out frames [first, first+n) just taken, zeroed if zero is set. */
+static void *frames_ready(uint64_t first, size_t n, bool zero)
+{
+	void *va = phys_to_virt(first * PAGE_SIZE);
+
+	kasan_unpoison(va, n * PAGE_SIZE);
+	if (zero)
+		for (size_t i = 0; i < n; i++)
+			zero_page((char *)va + i * PAGE_SIZE);
+	return va;
 }
 
 /* The first free frame in [from, to), or 0 if none: whole words of used
@@ -157,32 +177,34 @@ static uint64_t find_free_frame(uint64_t from, uint64_t to)
 
 static void *alloc_one(bool zero)
 {
-	if (free_frames == 0)
-		return NULL;
-	uint64_t pfn = find_free_frame(next_hint, max_pfn);
-	if (!pfn)
-		pfn = find_free_frame(min_pfn, next_hint);
-	if (!pfn)
-		return NULL;
-	next_hint = pfn + 1;
-	return take_frames(pfn, 1, zero);
+	uint64_t flags, pfn = 0;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	if (free_frames) {
+		pfn = find_free_frame(next_hint, max_pfn);
+		if (!pfn)
+			pfn = find_free_frame(min_pfn, next_hint);
+	}
+	if (pfn) {
+		next_hint = pfn + 1;
+		take_frames(pfn, 1);
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return pfn ? frames_ready(pfn, 1, zero) : NULL;
 }
 
 void *alloc_page(void) { return alloc_one(true); }
 void *alloc_page_nozero(void) { return alloc_one(false); }
 
-void *alloc_pages(size_t n)
+/* The first run of n free frames (first fit), 0 if none. zone_lock is
+ * held. */
+static uint64_t find_free_run(size_t n)
 {
-	if (n == 0 || n > free_frames)
-		return NULL;
-	if (n == 1)
-		return alloc_page();
-	/* First fit: walk the bitmap counting the length of the current run
-	 * of free frames, skipping fully used words at once. */
 	size_t run = 0;
 	uint64_t pfn = min_pfn;
+
 	while (pfn < max_pfn) {
-		if (frame_bitmap[pfn / 64] == ~0UL) {
+		if (frame_bitmap[pfn / 64] == ~0UL) { /* a word of used frames */
 			run = 0;
 			pfn = ALIGN_DOWN(pfn, 64) + 64;
 			continue;
@@ -190,10 +212,25 @@ void *alloc_pages(size_t n)
 		if (frame_used(pfn))
 			run = 0;
 		else if (++run == n)
-			return take_frames(pfn + 1 - n, n, true);
+			return pfn + 1 - n;
 		pfn++;
 	}
-	return NULL;
+	return 0;
+}
+
+void *alloc_pages(size_t n)
+{
+	uint64_t flags, first = 0;
+
+	if (n == 1)
+		return alloc_page();
+	spin_lock_irqsave(&zone_lock, flags);
+	if (n && n <= free_frames)
+		first = find_free_run(n);
+	if (first)
+		take_frames(first, n);
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return first ? frames_ready(first, n, true) : NULL;
 }
 
 /* The frame number of a page the allocator handed out; a bad pointer is a
@@ -219,32 +256,41 @@ static void release_frame(uint64_t pfn)
 
 void free_pages(void *first, size_t n)
 {
-	uint64_t pfn = page_to_pfn(first);
+	uint64_t flags, pfn = page_to_pfn(first);
+
 	BUG_ON(pfn + n > max_pfn);
+	spin_lock_irqsave(&zone_lock, flags);
 	for (uint64_t i = pfn; i < pfn + n; i++) {
 		BUG_ON(!frame_used(i));     /* double free */
 		BUG_ON(page_refs[i] != 1);  /* shared: the owner must put_page */
 		page_refs[i] = 0;
 		release_frame(i);
 	}
+	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
 void free_page(void *page) { free_pages(page, 1); }
 
 void get_page(void *page)
 {
-	uint64_t pfn = page_to_pfn(page);
+	uint64_t flags, pfn = page_to_pfn(page);
+
+	spin_lock_irqsave(&zone_lock, flags);
 	BUG_ON(page_refs[pfn] == 0);          /* not allocated */
 	BUG_ON(page_refs[pfn] == ~0U);      /* cannot happen: see mm.h */
 	page_refs[pfn]++;
+	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
 void put_page(void *page)
 {
-	uint64_t pfn = page_to_pfn(page);
+	uint64_t flags, pfn = page_to_pfn(page);
+
+	spin_lock_irqsave(&zone_lock, flags);
 	BUG_ON(page_refs[pfn] == 0 || !frame_used(pfn)); /* one put too many */
 	if (--page_refs[pfn] == 0)
 		release_frame(pfn);
+	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
 unsigned page_count(const void *page) { return page_refs[page_to_pfn(page)]; }
@@ -256,8 +302,9 @@ uint64_t free_reserved_range(const struct boot_info *bi, uint64_t start, uint64_
 {
 	uint64_t first = ALIGN_UP(start, PAGE_SIZE) / PAGE_SIZE;
 	uint64_t last = MIN(ALIGN_DOWN(end, PAGE_SIZE) / PAGE_SIZE, max_pfn);
-	uint64_t n = 0;
+	uint64_t flags, n = 0;
 
+	spin_lock_irqsave(&zone_lock, flags);
 	for (uint64_t pfn = MAX(first, min_pfn); pfn < last; pfn++) {
 		uint64_t pa = pfn * PAGE_SIZE;
 		bool ram = false;
@@ -268,5 +315,6 @@ uint64_t free_reserved_range(const struct boot_info *bi, uint64_t start, uint64_
 			n++;
 		}
 	}
+	spin_unlock_irqrestore(&zone_lock, flags);
 	return n * PAGE_SIZE;
 }
