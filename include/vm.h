@@ -12,6 +12,8 @@
  */
 #pragma once
 #include <kernel.h>
+#include <rwlock.h>
+#include <spinlock.h>
 
 /* Linux's TASK_SIZE and STACK_TOP on x86-64 (47-bit user half). */
 #define TASK_SIZE 0x00007ffffffff000UL
@@ -114,8 +116,27 @@ static inline struct file *vma_backing_file(const struct vma *v)
 	return v->flags & VM_ANON_FILE ? NULL : v->vm_file;
 }
 
+/*
+ * Locks of an address space. The big kernel lock serializes everything
+ * but the page fault of anonymous memory from user mode, which runs
+ * without it (handle_anon_fault_unlocked, mm/fault.c); these two keep
+ * such a fault and the rest apart. Order, outermost first:
+ *     big kernel lock  >  mmap_lock  >  page_table_lock  >  zone_lock
+ *     (the page allocator's, mm/page_alloc.c)
+ * mmap_lock: the list of areas, and the tables, which stay in place while
+ * it is read-held. Read-held by the unlocked fault; write-held by
+ * whoever changes the areas, frees tables, or clears or write-protects
+ * entries (mm/vm.c's vma_* functions, fork for the parent, madvise,
+ * expand_stack). Holders never sleep (a spinning rwlock).
+ * page_table_lock: filling an empty entry, and adding a table (a fault,
+ * locked or not; two threads may fill the same entry at once). An entry
+ * that has a page is never touched by the unlocked fault, so breaking
+ * copy-on-write (under the big lock) needs neither.
+ */
 struct mm {
 	int users;           /* tasks sharing it (vfork); freed at 0 */
+	rwlock_t mmap_lock;
+	spinlock_t page_table_lock;
 	uint64_t *pml4;      /* direct-map address of the top table */
 	struct vma *vmas;
 	uint64_t start_code, end_code, start_data, end_data;
@@ -356,3 +377,6 @@ void mm_count(struct mm *mm, struct mm_counts *c);
  * the page ran out.
  */
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);
+/* The first touch of anonymous private memory from user mode, without
+ * the big kernel lock; false: not that, or no memory (mm/fault.c). */
+bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err);

@@ -55,6 +55,7 @@ uint64_t vm_pte_flags(unsigned vm_flags);
  * With create, missing tables are allocated (NULL then means no memory).
  */
 uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create);
+void pgtable_pages_add(long n); /* nr_pgtable_pages += n, atomically */
 
 /* Fault in every page of [start, end) as a read (or write) would
  * (mm/mmap.c): -ENOMEM for a page in no area or no memory, -EINVAL where

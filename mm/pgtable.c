@@ -38,6 +38,12 @@
 #define ENTRIES 512
 
 size_t nr_pgtable_pages; /* user page tables, top levels included */
+
+/* Atomic: a fault without the big kernel lock adds tables too. */
+void pgtable_pages_add(long n)
+{
+	__atomic_fetch_add(&nr_pgtable_pages, n, __ATOMIC_RELAXED);
+}
 #define USER_END (1UL << 47) /* the user half: PML4 entries 0..255 */
 #define TABLE_FLAGS (PTE_P | PTE_W | PTE_U)
 
@@ -77,7 +83,7 @@ uint64_t *pte_lookup(uint64_t *pml4, uint64_t va, bool create)
 			void *t = alloc_page(); /* zeroed: no entries */
 			if (!t)
 				return NULL;
-			nr_pgtable_pages++;
+			pgtable_pages_add(1);
 			*e = virt_to_phys(t) | TABLE_FLAGS;
 		}
 		table = next_table(*e);
@@ -123,7 +129,7 @@ static void walk_range(uint64_t *table, int level, uint64_t base, uint64_t start
 		if (prune && (emptied || table_empty(child))) {
 			table[i] = 0;
 			free_page(child);
-			nr_pgtable_pages--;
+			pgtable_pages_add(-1);
 		}
 	}
 }
@@ -172,7 +178,7 @@ static void free_tables(uint64_t *table, int level, uint64_t base, uint64_t star
 		if (lo >= floor && lo + span <= ceiling) {
 			table[i] = 0;
 			free_page(child);
-			nr_pgtable_pages--;
+			pgtable_pages_add(-1);
 		}
 	}
 }
@@ -260,7 +266,7 @@ static int share_range(uint64_t *dst, uint64_t *src, int level, uint64_t base,
 			uint64_t *child = alloc_page();
 			if (!child)
 				return -ENOMEM;
-			nr_pgtable_pages++;
+			pgtable_pages_add(1);
 			dst[i] = virt_to_phys(child) | TABLE_FLAGS;
 		}
 		int err = share_range(next_table(dst[i]), next_table(e), level - 1, lo, start, end);

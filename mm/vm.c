@@ -162,7 +162,18 @@ static void insert_area(struct mm *mm, struct vma *new)
 	*pp = new;
 }
 
-int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
+/* The vma_* functions below change areas and entries: each takes the
+ * mm's mmap_lock for writing (include/vm.h); the __ ones are their
+ * bodies, for callers that hold it. */
+#define with_mmap_write_lock(mm, call)             \
+	({                                         \
+		write_lock(&(mm)->mmap_lock);      \
+		int __err = (call);                \
+		write_unlock(&(mm)->mmap_lock);    \
+		__err;                             \
+	})
+
+static int __vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 {
 	uint64_t end;
 	int err = user_range(start, len, &end);
@@ -190,8 +201,13 @@ int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 	return 0;
 }
 
-int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
-		 struct file *file, uint64_t pgoff, uint64_t file_end)
+int vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
+{
+	return with_mmap_write_lock(mm, __vma_unmap(mm, start, len));
+}
+
+static int __vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+			  struct file *file, uint64_t pgoff, uint64_t file_end)
 {
 	uint64_t end;
 	int err = user_range(start, len, &end);
@@ -200,7 +216,7 @@ int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
 	struct vma *new = kmalloc(sizeof(*new)); /* before anything changes */
 	if (!new)
 		return -ENOMEM;
-	err = vma_unmap(mm, start, len);
+	err = __vma_unmap(mm, start, len);
 	if (err) {
 		kfree(new);
 		return err;
@@ -216,10 +232,16 @@ int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
 	return 0;
 }
 
-int vma_map_special(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
-		    const struct vm_special_mapping *sm)
+int vma_map_file(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+		 struct file *file, uint64_t pgoff, uint64_t file_end)
 {
-	int err = vma_map(mm, start, len, flags);
+	return with_mmap_write_lock(mm, __vma_map_file(mm, start, len, flags, file, pgoff, file_end));
+}
+
+static int __vma_map_special(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+			     const struct vm_special_mapping *sm)
+{
+	int err = __vma_map_file(mm, start, len, flags, NULL, 0, 0);
 	struct vma *v;
 
 	if (err)
@@ -235,6 +257,12 @@ int vma_map_special(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
 	v->vm_special = sm;
 	v->vm_pgoff = 0;
 	return 0;
+}
+
+int vma_map_special(struct mm *mm, uint64_t start, uint64_t len, unsigned flags,
+		    const struct vm_special_mapping *sm)
+{
+	return with_mmap_write_lock(mm, __vma_map_special(mm, start, len, flags, sm));
 }
 
 int vma_map(struct mm *mm, uint64_t start, uint64_t len, unsigned flags)
@@ -255,7 +283,7 @@ bool fully_mapped(struct mm *mm, uint64_t start, uint64_t end)
 	return covered >= end;
 }
 
-int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
+static int __vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
 {
 	uint64_t end;
 	int err = user_range(start, len, &end);
@@ -283,7 +311,12 @@ int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
 	return 0;
 }
 
-int vma_set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, unsigned lock)
+int vma_protect(struct mm *mm, uint64_t start, uint64_t len, unsigned prot)
+{
+	return with_mmap_write_lock(mm, __vma_protect(mm, start, len, prot));
+}
+
+static int __vma_set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, unsigned lock)
 {
 	int err = split_at(mm, start, end);
 	if (err)
@@ -295,6 +328,11 @@ int vma_set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, unsigned loc
 	return 0;
 }
 
+int vma_set_lock_flags(struct mm *mm, uint64_t start, uint64_t end, unsigned lock)
+{
+	return with_mmap_write_lock(mm, __vma_set_lock_flags(mm, start, end, lock));
+}
+
 uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end)
 {
 	uint64_t bytes = 0;
@@ -304,7 +342,7 @@ uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end)
 	return bytes >> PAGE_SHIFT;
 }
 
-int vma_grow(struct mm *mm, uint64_t end, uint64_t new_end)
+static int __vma_grow(struct mm *mm, uint64_t end, uint64_t new_end)
 {
 	struct vma *v = vma_find(mm, end - 1);
 	if (!v || v->end != end || new_end <= end || new_end > TASK_SIZE)
@@ -316,7 +354,12 @@ int vma_grow(struct mm *mm, uint64_t end, uint64_t new_end)
 	return 0;
 }
 
-int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
+int vma_grow(struct mm *mm, uint64_t end, uint64_t new_end)
+{
+	return with_mmap_write_lock(mm, __vma_grow(mm, end, new_end));
+}
+
+static int __vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
 	     uint64_t new_len, bool keep_old)
 {
 	struct vma *v = vma_find(mm, from);
@@ -349,14 +392,20 @@ int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
 	insert_area(mm, new);
 	if (!keep_old) {
 		/* A whole area now, with no pages: this cannot fail. */
-		err = vma_unmap(mm, from, old_len);
+		err = __vma_unmap(mm, from, old_len);
 		BUG_ON(err);
 	}
 	merge_areas(mm);
 	return 0;
 }
 
-int vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift)
+int vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t to,
+	     uint64_t new_len, bool keep_old)
+{
+	return with_mmap_write_lock(mm, __vma_move(mm, from, old_len, to, new_len, keep_old));
+}
+
+static int __vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift)
 {
 	struct vma *v = vma_find(mm, start);
 	unsigned flags;
@@ -366,11 +415,16 @@ int vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift)
 	BUG_ON(!v || v->start != start || shift > start);
 	flags = v->flags;
 	len = v->end - v->start;
-	err = vma_move(mm, start, len, start - shift, len, false);
+	err = __vma_move(mm, start, len, start - shift, len, false);
 	if (err)
 		return err;
 	vma_find(mm, start - shift)->flags = flags;
 	return 0;
+}
+
+int vma_shift_down(struct mm *mm, uint64_t start, uint64_t shift)
+{
+	return with_mmap_write_lock(mm, __vma_shift_down(mm, start, shift));
 }
 
 struct vma *find_vma_intersection(struct mm *mm, uint64_t start, uint64_t end)
@@ -470,7 +524,7 @@ uint64_t get_unmapped_area_32bit(struct mm *mm, uint64_t addr, uint64_t len)
 	return find_gap(mm, begin, end, len, false);
 }
 
-int expand_stack(struct mm *mm, uint64_t addr)
+static int __expand_stack(struct mm *mm, uint64_t addr)
 {
 	struct vma *prev = NULL, *v = mm->vmas;
 	uint64_t limit = current ? current->rlim[RLIMIT_STACK].cur : RLIM_INFINITY;
@@ -497,6 +551,11 @@ int expand_stack(struct mm *mm, uint64_t addr)
 	return 0;
 }
 
+int expand_stack(struct mm *mm, uint64_t addr)
+{
+	return with_mmap_write_lock(mm, __expand_stack(mm, addr));
+}
+
 void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 {
 	for (struct task *t = first_task(); t; t = t->next_task) {
@@ -512,8 +571,10 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 				continue;
 			if (from_index > v->vm_pgoff)
 				start += (from_index - v->vm_pgoff) << PAGE_SHIFT;
+			write_lock(&mm->mmap_lock);
 			pgtable_unmap(mm->pml4, start, v->end);
 			tlb_flush_range(mm->pml4, start, v->end);
+			write_unlock(&mm->mmap_lock);
 		}
 	}
 }
@@ -523,8 +584,10 @@ void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
 	for (struct vma *v = mm->vmas; v; v = v->next) {
 		if (v->vm_special != sm)
 			continue;
+		write_lock(&mm->mmap_lock);
 		pgtable_unmap(mm->pml4, v->start, v->end);
 		tlb_flush_range(mm->pml4, v->start, v->end);
+		write_unlock(&mm->mmap_lock);
 	}
 }
 
@@ -567,10 +630,12 @@ struct mm *mm_create(void)
 		kfree(mm);
 		return NULL;
 	}
-	nr_pgtable_pages++;
+	pgtable_pages_add(1);
 	memcpy(&mm->pml4[256], &boot_pml4[256], 256 * sizeof(uint64_t));
 	mm->users = 1;
 	mm->mmap_base = MMAP_BASE;
+	rwlock_init(&mm->mmap_lock);
+	spin_lock_init(&mm->page_table_lock);
 	return mm;
 }
 
@@ -598,7 +663,7 @@ void mm_put(struct mm *mm)
 		pgtable_free_user(mm->pml4);
 	}
 	free_page(mm->pml4);
-	nr_pgtable_pages--;
+	pgtable_pages_add(-1);
 	free_areas(mm);
 	ldt_free(mm);
 	kfree(mm);
@@ -626,6 +691,8 @@ struct mm *mm_fork(struct mm *parent)
 	*mm = *parent;
 	mm->pml4 = pml4;
 	mm->users = 1;
+	rwlock_init(&mm->mmap_lock); /* not the parent's state */
+	spin_lock_init(&mm->page_table_lock);
 	mm->vmas = NULL;
 	mm->def_flags = 0;
 	if (ldt_dup(mm, parent))
@@ -645,6 +712,7 @@ struct mm *mm_fork(struct mm *parent)
 		tail = &copy->next;
 	}
 	int err = 0;
+	write_lock(&parent->mmap_lock); /* its entries lose PTE_W */
 	for (struct vma *v = parent->vmas; v && !err; v = v->next)
 		if (fork_copies_pages(v))
 			err = pgtable_share(mm->pml4, parent->pml4, v->start, v->end);
@@ -652,6 +720,7 @@ struct mm *mm_fork(struct mm *parent)
 	 * half way), and the TLB may still hold them writable: without this
 	 * flush the parent would write into frames the child sees. */
 	tlb_flush_all(parent->pml4);
+	write_unlock(&parent->mmap_lock);
 	if (err)
 		goto fail;
 	return mm;
