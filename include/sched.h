@@ -454,6 +454,7 @@ void zap_other_threads(struct task *p);
 void exit_group_stop(struct task *t);
 /* Called on the way back to user mode: acts on pending signals, reschedules. */
 void prepare_return_to_user(struct trapframe *tf);
+void prepare_return_to_user_unlocked(struct trapframe *tf); /* without the big kernel lock */
 
 /* Linux wait status helpers. */
 #define W_EXITCODE(ret, sig) (((ret) & 0xff) << 8 | (sig))

@@ -40,6 +40,7 @@
 #include <mm.h>
 #include <proc_fs.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <smp.h>
 #include <signum.h>
 #include <string.h>
@@ -679,7 +680,7 @@ int dequeue_signal(uint64_t allowed, struct ksiginfo *info)
  * nothing: one look at each thing that could, as Linux tests its thread
  * flags before exit_to_user_mode_loop.
  */
-static bool return_work_pending(const struct trapframe *tf)
+static inline __attribute__((always_inline)) bool return_work_pending(const struct trapframe *tf)
 {
 	const struct task *t = current;
 	const struct signal_struct *s = t->signal;
@@ -764,6 +765,19 @@ void prepare_return_to_user(struct trapframe *tf)
 {
 	if (return_work_pending(tf))
 		return_to_user_work(tf);
+}
+
+/* The same from a path that ran without the big kernel lock: the work
+ * takes it (entry.S drops it on the way out). Interrupts off, so that a
+ * signal or reschedule IPI after the check finds us back in user mode
+ * and brings us in again. */
+void prepare_return_to_user_unlocked(struct trapframe *tf)
+{
+	cli();
+	if (!return_work_pending(tf))
+		return;
+	lock_kernel();
+	return_to_user_work(tf);
 }
 
 /* ---- system calls ---- */

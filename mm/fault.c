@@ -197,9 +197,48 @@ static void *special_fault(const struct vma *v, uint64_t va, bool write, bool *s
 	return copy;
 }
 
+/* LAB 07: BEGIN pte_alloc and fill_entry: two CPUs, one page table */
+/* The entry for va, with the tables on the way added; NULL if there is
+ * no memory for one. Two threads may add the same table at once. */
+static uint64_t *pte_alloc(struct mm *mm, uint64_t va)
+{
+	spin_lock(&mm->page_table_lock);
+	uint64_t *pte = pte_lookup(mm->pml4, va, true);
+	spin_unlock(&mm->page_table_lock);
+	return pte;
+}
+
+/* Fill the entry pte with a page, unless another fault has filled it
+ * since it was seen empty: then the page goes back. Only anonymous areas
+ * have faults without the big kernel lock (handle_anon_fault_unlocked),
+ * so only an anonymous page can lose that race. */
+static void fill_entry(struct mm *mm, uint64_t *pte, void *page, uint64_t entry)
+{
+	spin_lock(&mm->page_table_lock);
+	bool empty = !pte_has_page(*pte);
+	if (empty)
+		*pte = entry;
+	spin_unlock(&mm->page_table_lock);
+	if (!empty)
+		put_page(page);
+}
+/* LAB 07: ELSE: no lock, as on one CPU: what another CPU adds at once is lost
+static uint64_t *pte_alloc(struct mm *mm, uint64_t va)
+{
+	return pte_lookup(mm->pml4, va, true);
+}
+
+static void fill_entry(struct mm *mm, uint64_t *pte, void *page, uint64_t entry)
+{
+	(void)mm;
+	(void)page;
+	*pte = entry;
+}
+   LAB 07: END */
+
 int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, uint64_t **ptep)
 {
-	uint64_t *pte = pte_lookup(mm->pml4, va, true);
+	uint64_t *pte = pte_alloc(mm, va);
 	if (!pte)
 		return -ENOMEM;
 	if (!pte_has_page(*pte)) {
@@ -210,10 +249,11 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
 		if (!page)
 			return err;
 		/* kernel_read may have run other code, but nothing that maps
-		 * pages of this mm: the entry is still empty. */
-		*pte = virt_to_phys(page) | vm_pte_flags(v->flags);
+		 * pages of this mm: the table is still there. */
+		uint64_t entry = virt_to_phys(page) | vm_pte_flags(v->flags);
 		if (shared)
-			*pte &= ~PTE_W; /* the file's page: copy-on-write */
+			entry &= ~PTE_W; /* the file's page: copy-on-write */
+		fill_entry(mm, pte, page, entry);
 	}
 	*ptep = pte;
 	return 0;
@@ -317,6 +357,37 @@ static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64
 		if (page)
 			*p = virt_to_phys(page) | flags;
 	}
+}
+
+/*
+ * The fault programs take most: the first touch of a page of anonymous
+ * private memory, from user mode. It runs without the big kernel lock,
+ * so that threads and processes on several CPUs take it at once: the
+ * mm's mmap_lock, held for reading, keeps every area and table in place,
+ * and page_table_lock makes filling the entry one step with any other
+ * fault's (include/vm.h). False for every other fault, when a writer
+ * has or wants mmap_lock, and when there is no memory: the caller takes
+ * the big lock and handle_mm_fault.
+ *
+ * Interrupts stay off: an interrupt handler takes the big kernel lock,
+ * and its holder may be waiting for our mmap_lock. And it never waits
+ * for mmap_lock: a writer may be waiting, mmap_lock held, for this CPU
+ * to answer a TLB shootdown, which it could not with interrupts off.
+ */
+bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
+{
+	uint64_t *pte;
+	bool done = false;
+
+	if (!mm || addr >= TASK_SIZE || (err & (PF_PROT | PF_RSVD)))
+		return false;
+	if (!read_trylock(&mm->mmap_lock))
+		return false;
+	const struct vma *v = vma_find(mm, addr);
+	if (v && !v->vm_file && !v->vm_special && !(v->flags & VM_SHARED) && access_allowed(v, err))
+		done = fault_in_page(mm, v, ALIGN_DOWN(addr, PAGE_SIZE), err & PF_WRITE, &pte) == 0;
+	read_unlock(&mm->mmap_lock);
+	return done;
 }
 
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)

@@ -401,9 +401,22 @@ static bool idle_tick_handled(struct trapframe *tf)
 	return true;
 }
 
+/* A user's first touch of anonymous memory needs no big kernel lock
+ * (handle_anon_fault_unlocked, mm/fault.c, with interrupts off); any
+ * other fault does. */
+static bool page_fault_unlocked(struct trapframe *tf)
+{
+	if (tf->vector != VEC_PAGE_FAULT || !trap_from_user(tf) || !current->mm ||
+	    !handle_anon_fault_unlocked(current->mm, read_cr2(), tf->error))
+		return false;
+	current->min_flt++;
+	prepare_return_to_user_unlocked(tf);
+	return true;
+}
+
 void trap_handler(struct trapframe *tf)
 {
-	if (ipi_handled(tf) || idle_tick_handled(tf))
+	if (ipi_handled(tf) || idle_tick_handled(tf) || page_fault_unlocked(tf))
 		return;
 	/* In from user mode, the idle halt or a wait for the lock: take it. */
 	bool took_lock = !kernel_locked();

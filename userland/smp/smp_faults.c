@@ -1,0 +1,217 @@
+/*
+ * smp_faults - page faults taken on every CPU at once (one thread pinned
+ * to each), each run by argv[1]:
+ *
+ *   private   each thread maps its own 64 pages, writes every page, checks
+ *             what it wrote and unmaps them, 200 times over
+ *   shared    every thread writes its own slot of each of the same 256
+ *             fresh pages, all at once, so that several CPUs fault the
+ *             same page together: every slot of every page must hold what
+ *             its thread wrote (a page filled twice would lose a write)
+ *   fork      the threads fault fresh pages while the main thread forks 50
+ *             children that check a page written before each fork
+ *   unmap     the threads fault and write their pages while the main
+ *             thread maps and unmaps other memory and mprotects a guard
+ *             page next to theirs, 500 times
+ *   leak      the rounds of shared, 50 times: free memory must come back
+ *             to the page (a page filled twice would be lost)
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cpus.h"
+#include "leakcheck.h"
+
+#define MAX_CPUS 64
+#define PAGE 4096
+
+static int ncpus;
+static atomic_int ready, go, finished;
+static long errors[MAX_CPUS];
+
+/* Every thread at the same point, then all at once. */
+static void start_together(void)
+{
+	atomic_fetch_add(&ready, 1);
+	while (!atomic_load(&go))
+		;
+}
+
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+/* Fault in npages fresh pages, write a word of each, check them all. */
+static long touch_and_check(int cpu, int npages, int round)
+{
+	long *p = map_anon((size_t)npages * PAGE), bad = 0;
+
+	for (int i = 0; i < npages; i++)
+		p[i * PAGE / sizeof(long)] = (long)cpu << 32 | round << 16 | i;
+	for (int i = 0; i < npages; i++)
+		bad += p[i * PAGE / sizeof(long)] != ((long)cpu << 32 | round << 16 | i) ||
+		       p[i * PAGE / sizeof(long) + 1] != 0;
+	munmap(p, (size_t)npages * PAGE);
+	return bad;
+}
+
+/* ---- private, and the workers of fork and unmap ---- */
+
+static void *private_worker(void *arg)
+{
+	int cpu = (int)(long)arg;
+
+	pin_to(cpu);
+	start_together();
+	for (int round = 0; round < 200; round++)
+		errors[cpu] += touch_and_check(cpu, 64, round);
+	atomic_fetch_add(&finished, 1);
+	return NULL;
+}
+
+/* Start fn on every CPU, run meanwhile, wait: the workers' errors. */
+static long run_workers(void *(*fn)(void *), void (*meanwhile)(void))
+{
+	pthread_t t[MAX_CPUS];
+	long bad = 0;
+
+	for (long cpu = 0; cpu < ncpus; cpu++)
+		pthread_create(&t[cpu], NULL, fn, (void *)cpu);
+	while (atomic_load(&ready) < ncpus)
+		;
+	atomic_store(&go, 1);
+	if (meanwhile)
+		meanwhile();
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		pthread_join(t[cpu], NULL);
+		bad += errors[cpu];
+	}
+	return bad;
+}
+
+static void private(const char *what, void (*meanwhile)(void))
+{
+	long bad = run_workers(private_worker, meanwhile);
+
+	printf("%s: %d threads, one a CPU, each faulting 200 x 64 fresh pages: %ld pages wrong\n",
+	       what, ncpus, bad);
+}
+
+/* ---- shared ---- */
+
+#define SHARED_PAGES 256
+static unsigned char *shared_area;
+
+static void *shared_worker(void *arg)
+{
+	int cpu = (int)(long)arg;
+
+	pin_to(cpu);
+	start_together();
+	for (int i = 0; i < SHARED_PAGES; i++)
+		shared_area[(size_t)i * PAGE + cpu] = (unsigned char)(cpu + 1);
+	return NULL;
+}
+
+/* One round of shared: the writes lost. */
+static long shared_round(void)
+{
+	long wrong = 0;
+
+	shared_area = map_anon(SHARED_PAGES * PAGE);
+	atomic_store(&ready, 0);
+	atomic_store(&go, 0);
+	run_workers(shared_worker, NULL);
+	for (int i = 0; i < SHARED_PAGES; i++)
+		for (int cpu = 0; cpu < ncpus; cpu++)
+			wrong += shared_area[(size_t)i * PAGE + cpu] != cpu + 1;
+	munmap(shared_area, SHARED_PAGES * PAGE);
+	return wrong;
+}
+
+static void shared_round_quiet(void)
+{
+	shared_round();
+}
+
+static void shared(void)
+{
+	long wrong = 0;
+
+	for (int round = 0; round < 20; round++)
+		wrong += shared_round();
+	printf("shared: 20 rounds of %d threads writing the same %d fresh pages: %ld writes lost\n",
+	       ncpus, SHARED_PAGES, wrong);
+}
+
+/* ---- fork ---- */
+
+static void fork_meanwhile(void)
+{
+	long *page = map_anon(PAGE);
+	int bad = 0, status;
+
+	for (int i = 0; i < 50; i++) {
+		*page = i;
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(*page == i ? 0 : 1);
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0)
+			bad++;
+	}
+	printf("fork: 50 children forked while the threads faulted, %d saw the wrong page\n", bad);
+}
+
+/* ---- unmap ---- */
+
+static void unmap_meanwhile(void)
+{
+	for (int i = 0; i < 500; i++) {
+		char *p = map_anon(3 * PAGE);
+		p[0] = 1;
+		mprotect(p + PAGE, PAGE, PROT_NONE);
+		munmap(p, 3 * PAGE);
+	}
+	printf("unmap: 500 maps, mprotects and unmaps while the threads faulted\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ncpus = cpus_allowed();
+	if (ncpus < 2 || ncpus > MAX_CPUS) {
+		printf("smp_faults: %d CPUs, needs 2 to %d\n", ncpus, MAX_CPUS);
+		return 1;
+	}
+	if (!strcmp(what, "private"))
+		private(what, NULL);
+	else if (!strcmp(what, "shared"))
+		shared();
+	else if (!strcmp(what, "fork"))
+		private(what, fork_meanwhile);
+	else if (!strcmp(what, "unmap"))
+		private(what, unmap_meanwhile);
+	else if (!strcmp(what, "leak"))
+		return leak_check_rounds(shared_round_quiet, 50,
+					 "rounds of threads faulting the same fresh pages");
+	else {
+		fprintf(stderr, "usage: smp_faults private|shared|fork|unmap|leak\n");
+		return 2;
+	}
+	return 0;
+}
