@@ -17,6 +17,11 @@ static inline void write_cr3(uint64_t v)
 	fake_cr3 = v;
 	nr_cr3_writes++;
 }
+/* One thread, no interrupts: the interrupt flag is not there to change. */
+static inline uint64_t irq_save(void) { return 0; }
+static inline void irq_restore(uint64_t flags) { (void)flags; }
+static inline void cli(void) {}
+static inline void sti(void) {}
 static inline void invlpg(uint64_t va)
 {
 	(void)va;
