@@ -31,6 +31,7 @@
 #include <boot.h>
 #include <kasan.h>
 #include <mm.h>
+#include <percpu.h>
 #include <spinlock.h>
 #include <string.h>
 
@@ -41,12 +42,18 @@
 #define LOW_MEMORY (1UL << 20)            /* BIOS, real-mode stuff: never used */
 
 /*
- * zone_lock guards everything below: the bitmap, the reference counts, the
- * counters and the hint. Page faults take frames without the big kernel
- * lock (mm/fault.c), so every change to them holds it. Interrupts are off
- * while it is held, and it is the innermost lock of the kernel: nothing is
- * taken inside it (lock order: include/vm.h). Zeroing a frame is done
- * outside it, after the frame is ours.
+ * Locks. Page faults take frames without the big kernel lock (mm/fault.c),
+ * on several CPUs at once, so:
+ *  - zone_lock guards the bitmap and the hint. It is the innermost lock of
+ *    the kernel: nothing is taken inside it.
+ *  - Each CPU has a list of free frames of its own (struct pcp_list, below,
+ *    Linux's per-CPU page lists) with its own lock, taken before zone_lock
+ *    when a list is refilled from the bitmap or drained into it. A CPU
+ *    takes another's list lock only when the bitmap has run dry, and never
+ *    holds two of them.
+ *  - The reference counts and free_frames are atomic.
+ * Interrupts are off while any of these is held (lock order: include/vm.h).
+ * Zeroing a frame is done outside them, after the frame is ours.
  */
 static DEFINE_SPINLOCK(zone_lock);
 static uint64_t frame_bitmap[MAX_FRAMES / 64];
@@ -56,8 +63,28 @@ static uint32_t *page_refs;
 
 uint64_t max_pfn;        /* one past the highest usable frame */
 static uint64_t min_pfn; /* the first frame above LOW_MEMORY */
-static size_t total_frames, free_frames;
+static size_t total_frames;
+static size_t free_frames; /* in the bitmap and on the CPUs' lists */
 static uint64_t next_hint; /* where the next single-frame search starts */
+
+/*
+ * A CPU's list of free frames. A frame on it is free (counted in
+ * free_frames, its count 0) but marked used in the bitmap, so that the
+ * bitmap does not hand it out too. The list is refilled PCP_BATCH frames
+ * at a time when empty and drained PCP_BATCH at a time when full: one
+ * zone_lock for PCP_BATCH frames, and frames freed on a CPU are reused
+ * there while they are still in its cache.
+ */
+#define PCP_HIGH 64
+#define PCP_BATCH 16
+struct pcp_list {
+	spinlock_t lock;
+	unsigned count;
+	uint64_t pfn[PCP_HIGH];
+};
+static struct pcp_list pcp_lists[NR_CPUS];
+
+static void free_frames_add(long n) { __atomic_fetch_add(&free_frames, n, __ATOMIC_RELAXED); }
 
 static bool frame_used(uint64_t pfn) { return frame_bitmap[pfn / 64] >> (pfn % 64) & 1; }
 static void set_used(uint64_t pfn) { frame_bitmap[pfn / 64] |= 1UL << (pfn % 64); }
@@ -107,6 +134,8 @@ void page_alloc_init(const struct boot_info *bi)
 	for (int i = 0; i < bi->nr_modules; i++)
 		reserve_range(bi->modules[i].start, bi->modules[i].end);
 
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		spin_lock_init(&pcp_lists[cpu].lock);
 	min_pfn = LOW_MEMORY / PAGE_SIZE;
 	next_hint = min_pfn;
 	if (max_pfn == 0)
@@ -144,7 +173,7 @@ static void take_frames(uint64_t first, size_t n)
 		if (page_refs)
 			page_refs[pfn] = 1;
 	}
-	free_frames -= n;
+	free_frames_add(-(long)n);
 }
 
 /* Hand out frames [first, first+n) just taken, zeroed if zero is set. */
@@ -175,22 +204,110 @@ static uint64_t find_free_frame(uint64_t from, uint64_t to)
 	return 0;
 }
 
+/* The next free frame of the bitmap, marked used (but not counted as
+ * taken: it goes to a CPU's list); 0 if there is none. zone_lock is held. */
+static uint64_t zone_take_one(void)
+{
+	uint64_t pfn = find_free_frame(next_hint, max_pfn);
+
+	if (!pfn)
+		pfn = find_free_frame(min_pfn, next_hint);
+	if (pfn) {
+		set_used(pfn);
+		next_hint = pfn + 1;
+	}
+	return pfn;
+}
+
+/* Give frame pfn, free, back to the bitmap. zone_lock is held. */
+static void zone_give_back(uint64_t pfn)
+{
+	set_free(pfn);
+	if (pfn < next_hint)
+		next_hint = pfn; /* keep memory use low and compact */
+}
+
+static void pcp_refill(struct pcp_list *pcp)
+{
+	spin_lock(&zone_lock);
+	while (pcp->count < PCP_BATCH) {
+		uint64_t pfn = zone_take_one();
+		if (!pfn)
+			break;
+		pcp->pfn[pcp->count++] = pfn;
+	}
+	spin_unlock(&zone_lock);
+}
+
+/* Give the oldest n frames of the list back to the bitmap. */
+static void pcp_drain(struct pcp_list *pcp, unsigned n)
+{
+	spin_lock(&zone_lock);
+	for (unsigned i = 0; i < n; i++)
+		zone_give_back(pcp->pfn[i]);
+	pcp->count -= n;
+	memmove(pcp->pfn, pcp->pfn + n, pcp->count * sizeof(pcp->pfn[0]));
+	spin_unlock(&zone_lock);
+}
+
+/* A frame from cpu's list, refilled from the bitmap if mine; 0 if none.
+ * Interrupts are off. */
+static uint64_t pcp_take(int cpu, bool mine)
+{
+	struct pcp_list *pcp = &pcp_lists[cpu];
+	uint64_t pfn = 0;
+
+	spin_lock(&pcp->lock);
+	if (!pcp->count && mine)
+		pcp_refill(pcp);
+	if (pcp->count)
+		pfn = pcp->pfn[--pcp->count];
+	spin_unlock(&pcp->lock);
+	return pfn;
+}
+
+/* Put free frame pfn on this CPU's list. */
+static void pcp_give(uint64_t pfn)
+{
+	uint64_t flags = irq_save();
+	struct pcp_list *pcp = &pcp_lists[smp_processor_id()];
+
+	spin_lock(&pcp->lock);
+	if (pcp->count == PCP_HIGH)
+		pcp_drain(pcp, PCP_BATCH);
+	pcp->pfn[pcp->count++] = pfn;
+	spin_unlock(&pcp->lock);
+	irq_restore(flags);
+}
+
+/* Every CPU's list back into the bitmap: before a search for a run of
+ * frames, which frames on the lists would break up. */
+static void pcp_drain_all(void)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		uint64_t flags;
+		spin_lock_irqsave(&pcp_lists[cpu].lock, flags);
+		pcp_drain(&pcp_lists[cpu], pcp_lists[cpu].count);
+		spin_unlock_irqrestore(&pcp_lists[cpu].lock, flags);
+	}
+}
+
 static void *alloc_one(bool zero)
 {
-	uint64_t flags, pfn = 0;
+	uint64_t flags = irq_save();
+	int me = smp_processor_id();
+	uint64_t pfn = pcp_take(me, true);
 
-	spin_lock_irqsave(&zone_lock, flags);
-	if (free_frames) {
-		pfn = find_free_frame(next_hint, max_pfn);
-		if (!pfn)
-			pfn = find_free_frame(min_pfn, next_hint);
-	}
-	if (pfn) {
-		next_hint = pfn + 1;
-		take_frames(pfn, 1);
-	}
-	spin_unlock_irqrestore(&zone_lock, flags);
-	return pfn ? frames_ready(pfn, 1, zero) : NULL;
+	/* The bitmap is empty: what other CPUs keep is still free memory. */
+	for (int cpu = 0; !pfn && cpu < NR_CPUS; cpu++)
+		if (cpu != me)
+			pfn = pcp_take(cpu, false);
+	irq_restore(flags);
+	if (!pfn)
+		return NULL;
+	page_refs[pfn] = 1;
+	free_frames_add(-1);
+	return frames_ready(pfn, 1, zero);
 }
 
 void *alloc_page(void) { return alloc_one(true); }
@@ -218,18 +335,33 @@ static uint64_t find_free_run(size_t n)
 	return 0;
 }
 
-void *alloc_pages(size_t n)
+/* A run of n frames taken from the bitmap; 0 if there is none. */
+static uint64_t zone_take_run(size_t n)
 {
 	uint64_t flags, first = 0;
 
-	if (n == 1)
-		return alloc_page();
 	spin_lock_irqsave(&zone_lock, flags);
-	if (n && n <= free_frames)
+	if (n <= free_frames)
 		first = find_free_run(n);
 	if (first)
 		take_frames(first, n);
 	spin_unlock_irqrestore(&zone_lock, flags);
+	return first;
+}
+
+void *alloc_pages(size_t n)
+{
+	uint64_t first;
+
+	if (n == 0)
+		return NULL;
+	if (n == 1 && page_refs) /* page_alloc_init takes its runs first */
+		return alloc_page();
+	first = zone_take_run(n);
+	if (!first && page_refs) {
+		pcp_drain_all();
+		first = zone_take_run(n);
+	}
 	return first ? frames_ready(first, n, true) : NULL;
 }
 
@@ -244,58 +376,53 @@ static uint64_t page_to_pfn(const void *page)
 	return pfn;
 }
 
-/* Give frame pfn, whose last owner has let go, back to the free pool. */
-static void release_frame(uint64_t pfn)
+/* Frame pfn's last owner has let go: to this CPU's list. */
+static void free_frame(uint64_t pfn)
 {
 	kasan_poison(phys_to_virt(pfn * PAGE_SIZE), PAGE_SIZE, KASAN_PAGE_FREE);
-	set_free(pfn);
-	free_frames++;
-	if (pfn < next_hint)
-		next_hint = pfn; /* keep memory use low and compact */
+	free_frames_add(1);
+	pcp_give(pfn);
 }
 
 void free_pages(void *first, size_t n)
 {
-	uint64_t flags, pfn = page_to_pfn(first);
+	uint64_t pfn = page_to_pfn(first);
 
 	BUG_ON(pfn + n > max_pfn);
-	spin_lock_irqsave(&zone_lock, flags);
 	for (uint64_t i = pfn; i < pfn + n; i++) {
-		BUG_ON(!frame_used(i));     /* double free */
-		BUG_ON(page_refs[i] != 1);  /* shared: the owner must put_page */
+		/* A frame with no owner is free already (on a list, or in the
+		 * bitmap); a shared one must be put by its owner: put_page. */
+		BUG_ON(page_refs[i] != 1);
 		page_refs[i] = 0;
-		release_frame(i);
+		free_frame(i);
 	}
-	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
 void free_page(void *page) { free_pages(page, 1); }
 
 void get_page(void *page)
 {
-	uint64_t flags, pfn = page_to_pfn(page);
+	uint32_t old = __atomic_fetch_add(&page_refs[page_to_pfn(page)], 1, __ATOMIC_RELAXED);
 
-	spin_lock_irqsave(&zone_lock, flags);
-	BUG_ON(page_refs[pfn] == 0);          /* not allocated */
-	BUG_ON(page_refs[pfn] == ~0U);      /* cannot happen: see mm.h */
-	page_refs[pfn]++;
-	spin_unlock_irqrestore(&zone_lock, flags);
+	BUG_ON(old == 0);        /* not allocated */
+	BUG_ON(old + 1 == 0);    /* cannot happen: see mm.h */
 }
 
 void put_page(void *page)
 {
-	uint64_t flags, pfn = page_to_pfn(page);
+	uint64_t pfn = page_to_pfn(page);
+	/* Acquire and release: whatever an owner wrote to the frame is done
+	 * before the last owner frees it. */
+	uint32_t old = __atomic_fetch_sub(&page_refs[pfn], 1, __ATOMIC_ACQ_REL);
 
-	spin_lock_irqsave(&zone_lock, flags);
-	BUG_ON(page_refs[pfn] == 0 || !frame_used(pfn)); /* one put too many */
-	if (--page_refs[pfn] == 0)
-		release_frame(pfn);
-	spin_unlock_irqrestore(&zone_lock, flags);
+	BUG_ON(old == 0); /* one put too many */
+	if (old == 1)
+		free_frame(pfn);
 }
 
 unsigned page_count(const void *page) { return page_refs[page_to_pfn(page)]; }
 
-size_t nr_free_pages(void) { return free_frames; }
+size_t nr_free_pages(void) { return __atomic_load_n(&free_frames, __ATOMIC_RELAXED); }
 size_t nr_total_pages(void) { return total_frames; }
 
 uint64_t free_reserved_range(const struct boot_info *bi, uint64_t start, uint64_t end)
@@ -310,8 +437,12 @@ uint64_t free_reserved_range(const struct boot_info *bi, uint64_t start, uint64_
 		bool ram = false;
 		for (int i = 0; i < bi->nr_regions && !ram; i++)
 			ram = pa >= bi->regions[i].base && pa + PAGE_SIZE <= bi->regions[i].base + bi->regions[i].len;
+		/* Reserved: used, without an owner (frames on a CPU's list are
+		 * too, but a reserved range has none). */
 		if (ram && frame_used(pfn) && page_refs[pfn] == 0) {
-			release_frame(pfn);
+			kasan_poison(phys_to_virt(pfn * PAGE_SIZE), PAGE_SIZE, KASAN_PAGE_FREE);
+			zone_give_back(pfn);
+			free_frames_add(1);
 			n++;
 		}
 	}
