@@ -121,8 +121,9 @@ static inline struct file *vma_backing_file(const struct vma *v)
  * but the page fault of anonymous memory from user mode, which runs
  * without it (handle_anon_fault_unlocked, mm/fault.c); these two keep
  * such a fault and the rest apart. Order, outermost first:
- *     big kernel lock  >  mmap_lock  >  page_table_lock  >  zone_lock
- *     (the page allocator's, mm/page_alloc.c)
+ *     big kernel lock  >  mmap_lock  >  page_table_lock  >  a CPU's
+ *     free-frame list lock  >  zone_lock (the page allocator's, both in
+ *     mm/page_alloc.c)
  * mmap_lock: the list of areas, and the tables, which stay in place while
  * it is read-held. Read-held by the unlocked fault; write-held by
  * whoever changes the areas, frees tables, or clears or write-protects

@@ -11,6 +11,8 @@
  *    the kernel image, the multiboot info, the modules) are taken again.
  *  - Allocation scans the bitmap a 64-bit word at a time, starting where the
  *    last allocation succeeded (a "next fit" hint), so the usual case is fast.
+ *    Single frames go through a small list per CPU in between (below), so
+ *    that most allocations and frees touch only their own CPU's list.
  *  - Frames are zeroed when they are handed out, never when they are freed:
  *    callers always get clean memory, and no data leaks between processes.
  *    (alloc_page_nozero is the one exception, for a caller that is about to
