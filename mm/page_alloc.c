@@ -71,12 +71,15 @@ static uint64_t next_hint; /* where the next single-frame search starts */
 
 /*
  * A CPU's list of free frames. A frame on it is free (counted in
- * free_frames, its count 0) but marked used in the bitmap, so that the
- * bitmap does not hand it out too. The list is refilled PCP_BATCH frames
+ * free_frames) but marked used in the bitmap, so that the bitmap does not
+ * hand it out too, and its count is ON_LIST, so that it is not taken for
+ * a reserved frame (used, count 0: free_reserved_range) and a get_page or
+ * put_page of it is caught. The list is refilled PCP_BATCH frames
  * at a time when empty and drained PCP_BATCH at a time when full: one
  * zone_lock for PCP_BATCH frames, and frames freed on a CPU are reused
  * there while they are still in its cache.
  */
+#define ON_LIST 0x80000000u /* a count no owned frame reaches: see mm.h */
 #define PCP_HIGH 64
 #define PCP_BATCH 16
 struct pcp_list {
@@ -162,8 +165,6 @@ void page_alloc_init(const struct boot_info *bi)
 	       (unsigned long)((total_frames - free_frames) * 4));
 }
 
-/* Take frames [first, first+n), which are free, each with one owner, and
- * return them (zeroed if zero is set). */
 bool page_is_free(uint64_t pfn) { return !frame_used(pfn); }
 
 /* Take frames [first, first+n), which are free, each with one owner.
@@ -224,6 +225,7 @@ static uint64_t zone_take_one(void)
 /* Give frame pfn, free, back to the bitmap. zone_lock is held. */
 static void zone_give_back(uint64_t pfn)
 {
+	page_refs[pfn] = 0;
 	set_free(pfn);
 	if (pfn < next_hint)
 		next_hint = pfn; /* keep memory use low and compact */
@@ -236,6 +238,7 @@ static void pcp_refill(struct pcp_list *pcp)
 		uint64_t pfn = zone_take_one();
 		if (!pfn)
 			break;
+		page_refs[pfn] = ON_LIST;
 		pcp->pfn[pcp->count++] = pfn;
 	}
 	spin_unlock(&zone_lock);
@@ -382,6 +385,7 @@ static uint64_t page_to_pfn(const void *page)
 static void free_frame(uint64_t pfn)
 {
 	kasan_poison(phys_to_virt(pfn * PAGE_SIZE), PAGE_SIZE, KASAN_PAGE_FREE);
+	page_refs[pfn] = ON_LIST;
 	free_frames_add(1);
 	pcp_give(pfn);
 }
@@ -406,7 +410,7 @@ void get_page(void *page)
 {
 	uint32_t old = __atomic_fetch_add(&page_refs[page_to_pfn(page)], 1, __ATOMIC_RELAXED);
 
-	BUG_ON(old == 0);        /* not allocated */
+	BUG_ON(old == 0 || old == ON_LIST); /* not allocated */
 	BUG_ON(old + 1 == 0);    /* cannot happen: see mm.h */
 }
 
@@ -417,7 +421,7 @@ void put_page(void *page)
 	 * before the last owner frees it. */
 	uint32_t old = __atomic_fetch_sub(&page_refs[pfn], 1, __ATOMIC_ACQ_REL);
 
-	BUG_ON(old == 0); /* one put too many */
+	BUG_ON(old == 0 || old == ON_LIST); /* one put too many */
 	if (old == 1)
 		free_frame(pfn);
 }
