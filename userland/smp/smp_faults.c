@@ -188,12 +188,30 @@ static void unmap_meanwhile(void)
 	printf("unmap: 500 maps, mprotects and unmaps while the threads faulted\n");
 }
 
+/* The online CPUs, found by pinning to each in turn until the kernel
+ * refuses (EINVAL: a mask of offline CPUs only), then allowed all again;
+ * -1 if none. Not from the affinity mask, as cpus.h counts them: lab 01's
+ * starter takes out sched_getaffinity, and this test grades lab 07 on
+ * every lab's starter (and /proc may not be mounted). */
+static int online_cpus(void)
+{
+	cpu_set_t all;
+	int n = 0;
+
+	CPU_ZERO(&all);
+	for (; n < MAX_CPUS && pin_to(n) == 0; n++)
+		CPU_SET(n, &all);
+	if (n && sched_setaffinity(0, sizeof(all), &all) < 0)
+		return -1;
+	return n ? n : -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ncpus = cpus_allowed();
+	ncpus = online_cpus();
 	if (ncpus < 2 || ncpus > MAX_CPUS) {
 		printf("smp_faults: %d CPUs, needs 2 to %d\n", ncpus, MAX_CPUS);
 		return 1;
