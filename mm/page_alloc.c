@@ -82,11 +82,19 @@ static uint64_t next_hint; /* where the next single-frame search starts */
 #define ON_LIST 0x80000000u /* a count no owned frame reaches: see mm.h */
 #define PCP_HIGH 64
 #define PCP_BATCH 16
+/* A ring: the oldest frame at pfn[first], the newest count - 1 after it.
+ * Frames are taken from the new end (the likeliest to be in the CPU's
+ * cache) and drained from the old one. */
 struct pcp_list {
 	spinlock_t lock;
-	unsigned count;
+	unsigned first, count;
 	uint64_t pfn[PCP_HIGH];
 };
+
+static uint64_t *pcp_slot(struct pcp_list *pcp, unsigned i)
+{
+	return &pcp->pfn[(pcp->first + i) % PCP_HIGH];
+}
 static struct pcp_list pcp_lists[NR_CPUS];
 
 static void free_frames_add(long n) { __atomic_fetch_add(&free_frames, n, __ATOMIC_RELAXED); }
@@ -239,7 +247,7 @@ static void pcp_refill(struct pcp_list *pcp)
 		if (!pfn)
 			break;
 		page_refs[pfn] = ON_LIST;
-		pcp->pfn[pcp->count++] = pfn;
+		*pcp_slot(pcp, pcp->count++) = pfn;
 	}
 	spin_unlock(&zone_lock);
 }
@@ -249,9 +257,9 @@ static void pcp_drain(struct pcp_list *pcp, unsigned n)
 {
 	spin_lock(&zone_lock);
 	for (unsigned i = 0; i < n; i++)
-		zone_give_back(pcp->pfn[i]);
+		zone_give_back(*pcp_slot(pcp, i));
+	pcp->first = (pcp->first + n) % PCP_HIGH;
 	pcp->count -= n;
-	memmove(pcp->pfn, pcp->pfn + n, pcp->count * sizeof(pcp->pfn[0]));
 	spin_unlock(&zone_lock);
 }
 
@@ -266,7 +274,7 @@ static uint64_t pcp_take(int cpu, bool mine)
 	if (!pcp->count && mine)
 		pcp_refill(pcp);
 	if (pcp->count)
-		pfn = pcp->pfn[--pcp->count];
+		pfn = *pcp_slot(pcp, --pcp->count);
 	spin_unlock(&pcp->lock);
 	return pfn;
 }
@@ -280,7 +288,7 @@ static void pcp_give(uint64_t pfn)
 	spin_lock(&pcp->lock);
 	if (pcp->count == PCP_HIGH)
 		pcp_drain(pcp, PCP_BATCH);
-	pcp->pfn[pcp->count++] = pfn;
+	*pcp_slot(pcp, pcp->count++) = pfn;
 	spin_unlock(&pcp->lock);
 	irq_restore(flags);
 }

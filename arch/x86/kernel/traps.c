@@ -403,10 +403,12 @@ static bool idle_tick_handled(struct trapframe *tf)
 
 /* A user's first touch of anonymous memory needs no big kernel lock
  * (handle_anon_fault_unlocked, mm/fault.c, with interrupts off); any
- * other fault does. */
+ * other fault does. A fault on a present page (copy-on-write, a
+ * protection) is never such a touch: it goes no further than this. */
 static bool page_fault_unlocked(struct trapframe *tf)
 {
-	if (tf->vector != VEC_PAGE_FAULT || !trap_from_user(tf) || !current->mm ||
+	if (tf->vector != VEC_PAGE_FAULT || (tf->error & (PF_PROT | PF_RSVD)) ||
+	    !trap_from_user(tf) || !current->mm ||
 	    !handle_anon_fault_unlocked(current->mm, read_cr2(), tf->error))
 		return false;
 	current->min_flt++;
