@@ -28,6 +28,8 @@
 # SANITIZE=ubsan builds a kernel that checks itself for undefined behaviour
 # (kernel/ubsan.c reports it); make test SANITIZE=ubsan runs the tests on it.
 # SANITIZE=kasan (or "ubsan kasan") adds KASAN-lite (mm/kasan.c).
+# SANITIZE=lockdep adds the lock validator (kernel/locking/lockdep.c); the
+# three combine ("ubsan kasan lockdep").
 # SMP=N boots QEMU with N CPUs (make run, make test; default 2).
 
 CROSS ?=
@@ -96,6 +98,11 @@ KCFLAGS += -DCONFIG_KASAN
 SAN_CFLAGS += -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
 	--param asan-instrumentation-with-call-threshold=0 --param asan-stack=0 \
 	--param asan-globals=0
+endif
+ifneq ($(filter lockdep,$(SANITIZE)),)
+# The lock validator (kernel/locking/lockdep.c): hooks in every spinlock
+# and rwlock, no compiler instrumentation.
+KCFLAGS += -DCONFIG_LOCKDEP
 endif
 SAN_RUNTIME := kernel/ubsan.c mm/kasan.c mm/kmalloc.c
 

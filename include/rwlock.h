@@ -8,6 +8,7 @@
  */
 #pragma once
 #include <kernel.h>
+#include <lockdep.h>
 
 #define RW_WRITER 0x80000000u  /* a writer holds it */
 #define RW_WAITING 0x40000000u /* a writer waits: no new readers */
@@ -15,17 +16,37 @@
 typedef struct rwlock {
 	uint32_t state;    /* the number of readers, with the two bits above */
 	const char *name;  /* for reports */
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map dep_map; /* its class (include/lockdep.h) */
+#endif
 } rwlock_t;
 
-static inline void rwlock_init_named(rwlock_t *l, const char *name)
+static inline void rwlock_init_key(rwlock_t *l, const char *name, struct lock_class_key *key)
 {
 	l->state = 0;
 	l->name = name;
+	lockdep_init_map(&l->dep_map, key);
+	(void)key;
 }
-#define rwlock_init(l) rwlock_init_named((l), #l)
+/* Every lock this line initialises is of one class (lockdep.h). */
+#ifdef CONFIG_LOCKDEP
+#define rwlock_init(l)                                      \
+	do {                                                \
+		static struct lock_class_key key__;         \
+		rwlock_init_key((l), #l, &key__);           \
+	} while (0)
+#else
+#define rwlock_init(l) rwlock_init_key((l), #l, NULL)
+#endif
 
-static inline void read_lock(rwlock_t *l)
+/*
+ * The validator (lockdep.h) orders a read hold as any other, and reports
+ * a second read_lock by a holder: a writer waiting between the two keeps
+ * the second out, and waits itself for the first.
+ */
+__lock_inline void read_lock(rwlock_t *l)
 {
+	lock_acquire(&l->dep_map, l->name, 0, LOCKDEP_READ, THIS_IP());
 	for (;;) {
 		uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
 		if (!(s & (RW_WRITER | RW_WAITING)) &&
@@ -37,22 +58,27 @@ static inline void read_lock(rwlock_t *l)
 }
 
 /* Read-hold it if no writer holds it or waits for it; true if held. */
-static inline bool read_trylock(rwlock_t *l)
+__lock_inline bool read_trylock(rwlock_t *l)
 {
 	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
 
-	return !(s & (RW_WRITER | RW_WAITING)) &&
-	       __atomic_compare_exchange_n(&l->state, &s, s + 1, false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	if (s & (RW_WRITER | RW_WAITING) ||
+	    !__atomic_compare_exchange_n(&l->state, &s, s + 1, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	lock_acquire(&l->dep_map, l->name, 0, LOCKDEP_TRY | LOCKDEP_READ, THIS_IP());
+	return true;
 }
 
-static inline void read_unlock(rwlock_t *l)
+__lock_inline void read_unlock(rwlock_t *l)
 {
+	lock_release(&l->dep_map, l->name, THIS_IP());
 	__atomic_fetch_sub(&l->state, 1, __ATOMIC_RELEASE);
 }
 
-static inline void write_lock(rwlock_t *l)
+__lock_inline void write_lock(rwlock_t *l)
 {
+	lock_acquire(&l->dep_map, l->name, 0, 0, THIS_IP());
 	for (;;) {
 		uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
 		if (!(s & ~RW_WAITING) &&
@@ -65,7 +91,8 @@ static inline void write_lock(rwlock_t *l)
 	}
 }
 
-static inline void write_unlock(rwlock_t *l)
+__lock_inline void write_unlock(rwlock_t *l)
 {
+	lock_release(&l->dep_map, l->name, THIS_IP());
 	__atomic_fetch_and(&l->state, ~RW_WRITER, __ATOMIC_RELEASE);
 }

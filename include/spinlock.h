@@ -23,25 +23,40 @@
  */
 #pragma once
 #include <kernel.h>
+#include <lockdep.h>
 #include <x86.h>
 
 typedef struct spinlock {
 	uint16_t next;    /* the ticket the next taker draws */
 	uint16_t owner;   /* the ticket now holding the lock */
 	const char *name; /* for reports */
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map dep_map; /* its class (include/lockdep.h) */
+#endif
 } spinlock_t;
 
-#define __SPIN_LOCK_UNLOCKED(n) { .next = 0, .owner = 0, .name = #n }
-#define DEFINE_SPINLOCK(n) spinlock_t n = __SPIN_LOCK_UNLOCKED(n)
+/* A lock defined alone is a class of its own: its address is the key. */
+#define DEFINE_SPINLOCK(n) spinlock_t n = { .next = 0, .owner = 0, LOCKDEP_MAP_INIT(&n) .name = #n }
 
-static inline void spin_lock_init_named(spinlock_t *l, const char *name)
+static inline void spin_lock_init_key(spinlock_t *l, const char *name, struct lock_class_key *key)
 {
 	l->next = l->owner = 0;
 	l->name = name;
+	lockdep_init_map(&l->dep_map, key);
+	(void)key;
 }
-#define spin_lock_init(l) spin_lock_init_named((l), #l)
+/* Every lock this line initialises is of one class (lockdep.h). */
+#ifdef CONFIG_LOCKDEP
+#define spin_lock_init(l)                                   \
+	do {                                                \
+		static struct lock_class_key key__;         \
+		spin_lock_init_key((l), #l, &key__);        \
+	} while (0)
+#else
+#define spin_lock_init(l) spin_lock_init_key((l), #l, NULL)
+#endif
 
-static inline void spin_lock(spinlock_t *l)
+static inline void arch_spin_lock(spinlock_t *l)
 {
 	uint16_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 
@@ -49,18 +64,42 @@ static inline void spin_lock(spinlock_t *l)
 		__asm__ volatile("pause");
 }
 
+/* The validator hears of a lock before the wait, so that it reports a
+ * deadlock rather than spin in it. */
+__lock_inline void spin_lock(spinlock_t *l)
+{
+	lock_acquire(&l->dep_map, l->name, 0, 0, THIS_IP());
+	arch_spin_lock(l);
+}
+
+/*
+ * The second lock of one class, taken while holding the first, in an
+ * order that cannot deadlock (double_rq_lock: lower CPU first): subclass
+ * 1..7 tells the validator it is not a recursion.
+ */
+__lock_inline void spin_lock_nested(spinlock_t *l, int subclass)
+{
+	lock_acquire(&l->dep_map, l->name, subclass, 0, THIS_IP());
+	(void)subclass;
+	arch_spin_lock(l);
+}
+
 /* Take it only if nobody holds it or waits for it; true if taken. */
-static inline bool spin_trylock(spinlock_t *l)
+__lock_inline bool spin_trylock(spinlock_t *l)
 {
 	uint16_t owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 	uint16_t free = owner; /* free: the next ticket is the one served */
 
-	return __atomic_compare_exchange_n(&l->next, &free, (uint16_t)(owner + 1), false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&l->next, &free, (uint16_t)(owner + 1), false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+	lock_acquire(&l->dep_map, l->name, 0, LOCKDEP_TRY, THIS_IP());
+	return true;
 }
 
-static inline void spin_unlock(spinlock_t *l)
+__lock_inline void spin_unlock(spinlock_t *l)
 {
+	lock_release(&l->dep_map, l->name, THIS_IP());
 	__atomic_store_n(&l->owner, (uint16_t)(l->owner + 1), __ATOMIC_RELEASE);
 }
 
@@ -77,20 +116,20 @@ static inline bool spin_is_locked(spinlock_t *l)
 		spin_lock(l);            \
 	} while (0)
 
-static inline void spin_unlock_irqrestore(spinlock_t *l, uint64_t flags)
+__lock_inline void spin_unlock_irqrestore(spinlock_t *l, uint64_t flags)
 {
 	spin_unlock(l);
 	irq_restore(flags);
 }
 
 /* The same where interrupts are known to be on. */
-static inline void spin_lock_irq(spinlock_t *l)
+__lock_inline void spin_lock_irq(spinlock_t *l)
 {
 	cli();
 	spin_lock(l);
 }
 
-static inline void spin_unlock_irq(spinlock_t *l)
+__lock_inline void spin_unlock_irq(spinlock_t *l)
 {
 	spin_unlock(l);
 	sti();

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <kernel.h>
 #include <kernel_stat.h>
+#include <lockdep.h>
 #include <cpu.h>
 #include <sched.h>
 #include <smp.h>
@@ -150,8 +151,11 @@ static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 	/* Back in prev, maybe on another CPU: cpu is stale from here. */
 }
 
+/* Neither may sleep holding a spinlock, nor in an interrupt handler: the
+ * lock validator checks it (might_sleep, include/lockdep.h). */
 void schedule(void)
 {
+	might_sleep();
 	uint64_t flags = irq_save();
 	struct percpu *cpu = this_cpu();
 	struct task *prev = current, *next;
@@ -170,6 +174,7 @@ void schedule(void)
 
 void sleep_on(void *chan)
 {
+	might_sleep();
 	current->wait_chan = chan;
 	current->state = TASK_SLEEPING;
 	schedule();

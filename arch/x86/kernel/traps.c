@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <kernel.h>
 #include <ksyms.h>
+#include <lockdep.h>
 #include <mm.h>
 #include <power.h>
 #include <sched.h>
@@ -374,6 +375,23 @@ static void __noreturn fixup_bad_iret(struct trapframe *tf)
 }
 
 /*
+ * An interrupt's handler: the local APIC's (IPIs, the timer) or a
+ * device's. The bracket is Linux's irq_enter/irq_exit for the lock
+ * validator: a lock taken in between is taken in hard-IRQ context
+ * (include/lockdep.h). It holds the handler alone, never the return to
+ * user mode, which may switch tasks.
+ */
+static void handle_interrupt(struct trapframe *tf)
+{
+	lockdep_hardirq_enter();
+	if (tf->vector >= FIRST_SYSTEM_VECTOR)
+		apic_interrupt(tf);
+	else
+		irq_dispatch(tf);
+	lockdep_hardirq_exit();
+}
+
+/*
  * The IPIs need no lock (include/smp_lock.h): they only flush, or say
  * that there is something to look at on the way back to user mode, which
  * is done under the lock.
@@ -383,7 +401,7 @@ static bool ipi_handled(struct trapframe *tf)
 	if (tf->vector != CALL_FUNCTION_VECTOR && tf->vector != RESCHEDULE_VECTOR &&
 	    tf->vector != SPURIOUS_APIC_VECTOR)
 		return false;
-	apic_interrupt(tf);
+	handle_interrupt(tf);
 	if (trap_from_user(tf)) {
 		lock_kernel(); /* dropped on the way out (entry.S) */
 		prepare_return_to_user(tf);
@@ -397,7 +415,7 @@ static bool idle_tick_handled(struct trapframe *tf)
 {
 	if (tf->vector != LOCAL_TIMER_VECTOR || current != this_cpu_read(idle) || kernel_locked())
 		return false;
-	apic_interrupt(tf);
+	handle_interrupt(tf);
 	return true;
 }
 
@@ -426,10 +444,8 @@ void trap_handler(struct trapframe *tf)
 		lock_kernel();
 	if (is_bad_iret(tf))
 		fixup_bad_iret(tf);
-	if (tf->vector >= FIRST_SYSTEM_VECTOR)
-		apic_interrupt(tf);
-	else if (tf->vector >= IRQ_BASE)
-		irq_dispatch(tf);
+	if (tf->vector >= IRQ_BASE)
+		handle_interrupt(tf);
 	else if (tf->vector == VEC_PAGE_FAULT)
 		page_fault(tf);
 	else if (trap_from_user(tf))
