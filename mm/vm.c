@@ -620,6 +620,14 @@ static void free_areas(struct mm *mm)
 	}
 }
 
+/* One place initialises an address space's locks, so that they are one
+ * lock class each for the validator (include/lockdep.h). */
+static void mm_init_locks(struct mm *mm)
+{
+	rwlock_init(&mm->mmap_lock);
+	spin_lock_init(&mm->page_table_lock);
+}
+
 struct mm *mm_create(void)
 {
 	struct mm *mm = kzalloc(sizeof(*mm));
@@ -634,8 +642,7 @@ struct mm *mm_create(void)
 	memcpy(&mm->pml4[256], &boot_pml4[256], 256 * sizeof(uint64_t));
 	mm->users = 1;
 	mm->mmap_base = MMAP_BASE;
-	rwlock_init(&mm->mmap_lock);
-	spin_lock_init(&mm->page_table_lock);
+	mm_init_locks(mm);
 	return mm;
 }
 
@@ -691,8 +698,7 @@ struct mm *mm_fork(struct mm *parent)
 	*mm = *parent;
 	mm->pml4 = pml4;
 	mm->users = 1;
-	rwlock_init(&mm->mmap_lock); /* not the parent's state */
-	spin_lock_init(&mm->page_table_lock);
+	mm_init_locks(mm); /* not the parent's state */
 	mm->vmas = NULL;
 	mm->def_flags = 0;
 	if (ldt_dup(mm, parent))

@@ -45,17 +45,19 @@ struct task *pick_queued(struct rq *rq)
 }
 
 /* Lock two run queues (they may be the same), lower CPU first, so that two
- * CPUs locking the same pair cannot each hold one and wait for the other. */
+ * CPUs locking the same pair cannot each hold one and wait for the other.
+ * The second is of the first's lock class: spin_lock_nested tells the
+ * lock validator that this order is the rule, not a recursion. */
 void double_rq_lock(struct rq *a, struct rq *b)
 {
 	if (a == b) {
 		spin_lock(&a->lock);
 	} else if (a->cpu < b->cpu) {
 		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
 	} else {
 		spin_lock(&b->lock);
-		spin_lock(&a->lock);
+		spin_lock_nested(&a->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
