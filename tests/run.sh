@@ -40,6 +40,13 @@ words() { tr -s ' \t\n' '   ' < "$1" | sed 's/^ //; s/ $//'; }
 
 # ---- the cases: CASES/SUBJECT/NAME.KIND (tests/README.md) ----
 
+# The first lines of the sanitizers' reports (kernel/ubsan.c, mm/kasan.c,
+# kernel/locking/lockdep_report.c), and what a .kgrep that expects one
+# says. The lock validator's last line is there too: it also follows a
+# report of its own limits ("BUG: MAX_LOCKDEP_KEYS too low!").
+SANITIZER_REPORTS='(UBSAN|KASAN): |WARNING: (possible circular locking|possible recursive locking|inconsistent lock state|bad unlock balance)|BUG: sleeping function called from invalid context|turning off the locking correctness validator'
+SANITIZER_NAMES='UBSAN|KASAN|locking|lock state|unlock balance|sleeping function'
+
 # The kinds of file a case may have, and the keys NAME.conf may set.
 CASE_KINDS="args expected input kgrep conf"
 CONF_KEYS="append status requires build rootfs initrd mem timeout sanitize nolinux compare racy smp"
@@ -260,11 +267,12 @@ run_one() {
 		done < "$base.kgrep"
 	fi
 
-	# A sanitizer's report (make SANITIZE=ubsan) is a kernel bug: it fails
-	# every test but those that provoke one on purpose (their .kgrep says so).
-	if [ "$ORACLE" != 1 ] && ! grep -qsE 'UBSAN|KASAN' "$base.kgrep" &&
-		grep -aqE '(UBSAN|KASAN): ' "$log.log"; then
-		fails+=("sanitizer report: $(grep -aE -m1 '(UBSAN|KASAN): ' "$log.log" | tr -d '\r')")
+	# A sanitizer's report (make SANITIZE=ubsan, kasan, lockdep) is a
+	# kernel bug: it fails every test but those that provoke one on purpose
+	# (their .kgrep names it).
+	if [ "$ORACLE" != 1 ] && ! grep -qsE "$SANITIZER_NAMES" "$base.kgrep" &&
+		grep -aqE "$SANITIZER_REPORTS" "$log.log"; then
+		fails+=("sanitizer report: $(grep -aE -m1 "$SANITIZER_REPORTS" "$log.log" | tr -d '\r')")
 	fi
 
 	{

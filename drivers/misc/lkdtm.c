@@ -32,6 +32,8 @@
  *   READ_AFTER_FREE        read a kfree'd object
  *   WRITE_AFTER_FREE       write a kfree'd object
  *   READ_BUDDY_AFTER_FREE  read a freed page
+ * and for the lock validator (make SANITIZE=lockdep), which reports and
+ * goes on: the LOCKDEP_* triggers of lkdtm_lockdep.c.
  */
 #include <errno.h>
 #include <kernel.h>
@@ -44,6 +46,12 @@
 #define RET_INSN 0xc3
 
 typedef void (*func_t)(void);
+
+#ifdef CONFIG_LOCKDEP
+bool lkdtm_lockdep(const char *name); /* lkdtm_lockdep.c */
+#else
+static bool lkdtm_lockdep(const char *name) { (void)name; return false; }
+#endif
 
 /* Code to run from the wrong places: a bare "ret". */
 static uint8_t data_area[16] = { RET_INSN };
@@ -205,6 +213,8 @@ static int write_provoke_crash(const char *buf, size_t count)
 		   !strcmp(name, "WRITE_AFTER_FREE") || !strcmp(name, "READ_BUDDY_AFTER_FREE")) {
 		kasan_case(name);
 		return 0; /* KASAN reports it, if the kernel was built with it */
+	} else if (lkdtm_lockdep(name)) {
+		return 0; /* the lock validator reported it */
 	} else if (!strcmp(name, "SOFTLOCKUP")) {
 		for (;;)
 			__asm__ volatile("pause" ::: "memory");
