@@ -104,13 +104,17 @@ static void nspid_of(pid_t pid, const char *who)
 
 /* ---- nested namespaces and what each sees --------------------------------- */
 
+static int sync_ready[2], sync_go[2], sync_printed[2];
+
+/* It prints once its parent has (on two CPUs the two would race). */
 static void grandchild_level2(void)
 {
+	char c;
+
+	read(sync_printed[0], &c, 1);
 	printf("level 2 init: getpid %d getppid %d\n", getpid(), getppid());
 	_exit(0);
 }
-
-static int sync_ready[2], sync_go[2];
 
 static int level1_init(void)
 {
@@ -118,10 +122,12 @@ static int level1_init(void)
 	char c;
 
 	printf("level 1 init: getpid %d getppid %d\n", getpid(), getppid());
+	pipe(sync_printed);
 	pid_t k = clone_flags(CLONE_NEWPID);
 	if (k == 0)
 		grandchild_level2();
 	printf("level 1 init: its child in a new namespace is %d\n", k);
+	write(sync_printed[1], "p", 1);
 	printf("level 1 init: waitpid %s\n", waitpid(k, &st, 0) == k ? "the same pid" : "other");
 	write(sync_ready[1], "r", 1); /* let the parent look at us, then end */
 	read(sync_go[0], &c, 1);
