@@ -277,19 +277,24 @@ static void clone_child_part(void)
 	result("sethostname in its new UTS", sethostname("c", 1));
 }
 
+/* The child prints after its parent's line (on several CPUs they raced). */
 static void clone_newuser(void)
 {
-	int status;
+	int status, printed[2];
 	pid_t pid;
+	char c;
 
 	become_1000();
+	pipe(printed);
 	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWNET | SIGCHLD, 0, 0, 0, 0);
 	if (pid == 0) {
+		read(printed[0], &c, 1);
 		clone_child_part();
 		fflush(stdout);
 		_exit(0);
 	}
 	result("clone(CLONE_NEWUSER|CLONE_NEWUTS|CLONE_NEWNET) as 1000", pid);
+	write(printed[1], "p", 1);
 	waitpid(pid, &status, 0);
 	printf("child exited %d\n", WEXITSTATUS(status));
 }
