@@ -379,5 +379,8 @@ void mm_count(struct mm *mm, struct mm_counts *c);
  */
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);
 /* The first touch of anonymous private memory from user mode, without
- * the big kernel lock; false: not that, or no memory (mm/fault.c). */
+ * the big kernel lock (mm/fault.c). The caller (trap_handler) passes only
+ * a fault on a page not present (no PF_PROT or PF_RSVD) from user mode of
+ * a task with an mm. False: not such a touch (addr in no anonymous
+ * private area, or not allowed there), or no memory. */
 bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err);

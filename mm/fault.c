@@ -365,9 +365,11 @@ static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64
  * so that threads and processes on several CPUs take it at once: the
  * mm's mmap_lock, held for reading, keeps every area and table in place,
  * and page_table_lock makes filling the entry one step with any other
- * fault's (include/vm.h). False for every other fault, when a writer
- * has or wants mmap_lock, and when there is no memory: the caller takes
- * the big lock and handle_mm_fault.
+ * fault's (include/vm.h). The caller filters the fault first (only a
+ * page not present, from user mode: include/vm.h). False for any area but
+ * an anonymous private one that allows the access, when a writer has or
+ * wants mmap_lock, and when there is no memory: the caller takes the big
+ * lock and handle_mm_fault.
  *
  * Interrupts stay off: an interrupt handler takes the big kernel lock,
  * and its holder may be waiting for our mmap_lock. And it never waits
@@ -379,8 +381,6 @@ bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 	uint64_t *pte;
 	bool done = false;
 
-	if (!mm || addr >= TASK_SIZE || (err & (PF_PROT | PF_RSVD)))
-		return false;
 	if (!read_trylock(&mm->mmap_lock))
 		return false;
 	const struct vma *v = vma_find(mm, addr);

@@ -368,7 +368,9 @@ void *alloc_pages(size_t n)
 
 	if (n == 0)
 		return NULL;
-	if (n == 1 && page_refs) /* page_alloc_init takes its runs first */
+	/* Before page_refs exists (page_alloc_init's own run), even one
+	 * frame comes from the bitmap: the CPU lists need the counts. */
+	if (n == 1 && page_refs)
 		return alloc_page();
 	first = zone_take_run(n);
 	if (!first && page_refs) {
@@ -407,7 +409,6 @@ void free_pages(void *first, size_t n)
 		/* A frame with no owner is free already (on a list, or in the
 		 * bitmap); a shared one must be put by its owner: put_page. */
 		BUG_ON(page_refs[i] != 1);
-		page_refs[i] = 0;
 		free_frame(i);
 	}
 }
