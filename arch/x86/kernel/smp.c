@@ -4,10 +4,14 @@
  * used for TLB shootdowns).
  *
  * A call is posted in the target CPU's call_request slot and answered by
- * decrementing the request's pending count; the caller waits for 0. Only
- * the holder of the big kernel lock posts calls, so a slot holds at most
- * one request, and a CPU spinning for that lock answers from its spin
- * (lock_kernel) even with interrupts off.
+ * decrementing the request's pending count; the caller waits for 0.
+ * Callers take turns (call_turn), so a slot holds at most one request. A
+ * CPU waiting for its turn, or for the big kernel lock, answers the
+ * requests posted to it from its spin even with interrupts off
+ * (smp_call_function_interrupt): two CPUs that call each other, or one
+ * that calls the big lock's waiter, never wait for each other forever.
+ * A caller holds no spinlock another CPU may spin on with interrupts off
+ * (include/spinlock.h).
  */
 #include <apic.h>
 #include <smp.h>
@@ -20,6 +24,18 @@ struct call_request {
 };
 
 static struct call_request *call_request[NR_CPUS];
+static int call_turn; /* 1 while a caller posts and waits */
+
+static void take_call_turn(void)
+{
+	while (__atomic_exchange_n(&call_turn, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&call_turn, __ATOMIC_RELAXED)) {
+			smp_call_function_interrupt();
+			__asm__ volatile("pause");
+		}
+}
+
+static void give_call_turn(void) { __atomic_store_n(&call_turn, 0, __ATOMIC_RELEASE); }
 
 uint64_t cpu_online_mask(void)
 {
@@ -44,6 +60,11 @@ void smp_call_function_many(uint64_t mask, void (*func)(void *), void *info)
 	mask &= cpu_online_mask() & ~(1UL << me);
 	if (!mask)
 		return;
+	/* Interrupts off while the turn is ours: an interrupt handler here
+	 * would wait for the big kernel lock, whose holder may be waiting for
+	 * the turn. */
+	uint64_t flags = irq_save();
+	take_call_turn();
 	for_each_online_cpu(n)
 		req.pending += mask >> n & 1;
 	for_each_online_cpu(n) {
@@ -54,6 +75,8 @@ void smp_call_function_many(uint64_t mask, void (*func)(void *), void *info)
 	}
 	while (__atomic_load_n(&req.pending, __ATOMIC_ACQUIRE))
 		__asm__ volatile("pause");
+	give_call_turn();
+	irq_restore(flags);
 }
 
 /*
