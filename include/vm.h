@@ -173,7 +173,10 @@ void ldt_free(struct mm *mm);
 
 struct mm *mm_create(void);             /* empty user half, users = 1; NULL if no memory */
 struct mm *mm_get(struct mm *mm);       /* users++ */
-void mm_put(struct mm *mm);             /* users--; at 0 frees every page and table */
+/* users--; at 0 frees every page and table, letting the big kernel lock
+ * go meanwhile: no task may point to mm by then, and the caller holds no
+ * spinlock. */
+void mm_put(struct mm *mm);
 /* A copy of every area; the pages are shared copy-on-write (the parent's
  * writable entries become read-only too). NULL if out of memory. */
 struct mm *mm_fork(struct mm *parent);

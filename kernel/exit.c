@@ -228,9 +228,9 @@ void do_exit(int status)
 	vfork_release(t);
 	mm_activate(NULL);
 	load_mm_ldt(NULL);
-	if (t->mm)
-		mm_put(t->mm);
-	t->mm = NULL;
+	struct mm *mm = t->mm;
+	t->mm = NULL; /* before the put, which lets the big lock go */
+	mm_put(mm);
 	/* The init of a pid namespace takes the namespace with it. */
 	if (group_dead && is_ns_init(t, task_active_pid_ns(t)))
 		zap_pid_ns_processes(task_active_pid_ns(t));

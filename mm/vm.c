@@ -33,6 +33,7 @@
 #include <fs.h>
 #include <mm.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <vm.h>
 #include <x86.h>
@@ -652,10 +653,21 @@ struct mm *mm_get(struct mm *mm)
 	return mm;
 }
 
-void mm_put(struct mm *mm)
+/*
+ * Free the frames and page tables of an address space that has no user
+ * left. Nothing here needs the big kernel lock: the tables are the dead
+ * address space's alone (no task points to it any more), frame counts are
+ * atomic and the page allocator has its own locks. So the big lock is let
+ * go meanwhile, and the other CPUs enter the kernel while this one tears
+ * down (each fork+execve+exit does it twice). The caller holds no
+ * spinlock (include/spinlock.h: the big lock is outside them all).
+ */
+static void free_user_tables(struct mm *mm)
 {
-	if (!mm || --mm->users > 0)
-		return;
+	bool locked = kernel_locked();
+
+	if (locked)
+		unlock_kernel();
 	/* Never free the tables a CPU is using (an idle CPU keeps the last
 	 * task's). */
 	leave_mm_everywhere(virt_to_phys(mm->pml4));
@@ -671,7 +683,18 @@ void mm_put(struct mm *mm)
 	}
 	free_page(mm->pml4);
 	pgtable_pages_add(-1);
-	free_areas(mm);
+	if (locked)
+		lock_kernel();
+}
+
+/* The last user of mm lets go: the caller has already made every task
+ * that pointed to mm point elsewhere. */
+void mm_put(struct mm *mm)
+{
+	if (!mm || --mm->users > 0)
+		return;
+	free_user_tables(mm);
+	free_areas(mm); /* files and kmalloc: under the big lock again */
 	ldt_free(mm);
 	kfree(mm);
 }

@@ -38,6 +38,10 @@ void leave_mm_everywhere(uint64_t pml4_phys)
 	if ((fake_cr3 & PTE_ADDR) == pml4_phys)
 		mm_activate(NULL);
 }
+/* No big kernel lock on the host: mm_put's teardown lets go of none. */
+bool kernel_locked(void) { return false; }
+void lock_kernel(void) {}
+void unlock_kernel(void) {}
 uint64_t boot_pml4[512];
 struct task *current;
 struct boot_info boot_info;
