@@ -14,15 +14,17 @@
  * the host. With interrupts off a waiter spins, answering the holder's
  * IPI requests itself (smp_call_function_interrupt).
  */
+#include <lock_stat.h>
 #include <percpu.h>
 #include <smp.h>
 #include <smp_lock.h>
 #include <x86.h>
 
 static int kernel_lock_owner = -1;
+struct lock_class_stats kernel_lock_stats = { .name = "kernel_lock", .last_cpu = -1 };
 static uint64_t lock_waiters; /* CPUs halted until the lock is let go */
 
-bool try_lock_kernel(void)
+static bool take(void)
 {
 	int free = -1;
 
@@ -32,6 +34,14 @@ bool try_lock_kernel(void)
 		return false;
 	return __atomic_compare_exchange_n(&kernel_lock_owner, &free, smp_processor_id(), false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+bool try_lock_kernel(void)
+{
+	if (!take())
+		return false;
+	lock_stat_acquired(&kernel_lock_stats, 0);
+	return true;
 }
 
 /* Halt until the holder lets go (or any interrupt), interrupts off. */
@@ -58,8 +68,9 @@ void lock_kernel(void)
 {
 	if (try_lock_kernel())
 		return;
+	uint64_t wait_start = lock_stat_clock();
 	uint64_t flags = irq_save();
-	for (unsigned spins = 0; !try_lock_kernel(); spins++) {
+	for (unsigned spins = 0; !take(); spins++) {
 		/* Answer the holder's requests (a TLB shootdown) here. */
 		smp_call_function_interrupt();
 		if ((flags & RFLAGS_IF) && spins >= SPINS_BEFORE_HALT)
@@ -67,11 +78,13 @@ void lock_kernel(void)
 		else
 			__asm__ volatile("pause");
 	}
+	lock_stat_acquired(&kernel_lock_stats, wait_start);
 	irq_restore(flags);
 }
 
 void unlock_kernel(void)
 {
+	lock_stat_released(&kernel_lock_stats);
 	/* xchg, a full barrier: a waiter that saw the lock held has set its
 	 * bit before we look. */
 	__atomic_exchange_n(&kernel_lock_owner, -1, __ATOMIC_SEQ_CST);

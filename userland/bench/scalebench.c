@@ -10,10 +10,18 @@
  * a ratio: for the CPU-bound pair, time at once / time one after the other
  * (0.5 is perfect on two CPUs, 1.0 is no parallelism); for fork+exec,
  * throughput with N workers / with one (N is perfect).
+ *
+ * Where the kernel has /proc/lock_stat with a "kernel_lock" line (our big
+ * kernel lock; Linux has none), the fork+exec rows also say how much of
+ * their time the lock was held: near 100% with N workers, the lock is
+ * what they wait for; with one worker on one CPU, it is the share of the
+ * work that cannot run on two CPUs at once.
  */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,6 +77,35 @@ static void exec_job(long cycles, const char *prog)
 	}
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The big kernel lock's total hold time in us, -1 if not known. */
+static double kernel_lock_held_us(void)
+{
+	FILE *f = fopen("/proc/lock_stat", "r");
+	char line[512];
+	double held = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "kernel_lock:");
+		double v[12];
+		if (p && sscanf(p + 12, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1],
+				&v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]) == 12)
+			held = v[10]; /* holdtime-total */
+	}
+	if (f)
+		fclose(f);
+	return held;
+}
+
 static double best_of_3(int workers, void (*job)(long, const char *), long arg, const char *prog)
 {
 	double best = 0;
@@ -93,10 +130,21 @@ int main(int argc, char **argv)
 	printf("CPU-bound process alone: %.0f us; two at once: %.0f us (%d CPUs)\n", one, pair, cpus);
 	printf("scaling two CPU-bound processes, at once / one after the other: %.2f\n", pair / (2 * one));
 
+	if (access("/proc/self", F_OK) != 0) /* init may not have mounted it */
+		mount("proc", "/proc", "proc", 0, NULL);
+	write_file("/proc/sys/kernel/lock_stat", "1");
+	write_file("/proc/lock_stat", "0");
+	double held0 = kernel_lock_held_us(), t0 = now_us();
 	double t1 = best_of_3(1, exec_job, cycles, prog);
+	double held1 = kernel_lock_held_us(), t1_all = now_us();
 	double tn = best_of_3(cpus, exec_job, cycles, prog);
+	double heldn = kernel_lock_held_us(), tn_all = now_us();
+	write_file("/proc/sys/kernel/lock_stat", "0");
 	printf("fork+execve+wait4 of %s: 1 worker %.0f/s, %d workers %.0f/s\n", prog,
 	       cycles / t1 * 1e6, cpus, cpus * cycles / tn * 1e6);
+	if (held0 >= 0 && heldn >= 0)
+		printf("big kernel lock held: %.0f%% of the time with 1 worker, %.0f%% with %d\n",
+		       100 * (held1 - held0) / (t1_all - t0), 100 * (heldn - held1) / (tn_all - t1_all), cpus);
 	printf("scaling fork+execve+wait4, %d workers / 1 worker: %.2f\n", cpus, cpus * cycles / tn * t1 / cycles);
 	return 0;
 }
