@@ -16,9 +16,17 @@
  *    that becomes entirely free goes straight back to the page allocator, so
  *    the heap never hoards memory: free pages return to what they were once
  *    every object is freed, which is what the fork/exec leak test checks.
+ *  - slab_lock guards the slabs: the partial lists, every slab's free list
+ *    and count, and the KASAN quarantine. It is taken with interrupts off,
+ *    so kmalloc and kfree may be called from anywhere but an NMI, with or
+ *    without the big kernel lock. Lock order: whatever the caller holds >
+ *    slab_lock > the page allocator's locks (include/vm.h). A large run
+ *    needs no lock of its own: its frames' descriptor is written by the
+ *    one who allocates it or frees it.
  */
 #include <kasan.h>
 #include <mm.h>
+#include <spinlock.h>
 #include <string.h>
 
 #include "internal.h"
@@ -48,9 +56,12 @@ struct kpage {
 };
 
 static struct kpage *kpages; /* kpages[pfn] describes frame pfn */
-size_t nr_slab_pages;
+size_t nr_slab_pages; /* changed atomically (slab_pages_add) */
+static DEFINE_SPINLOCK(slab_lock);
 /* Per class: the slabs that have at least one free object. */
 static struct kpage *partial[NR_CLASSES];
+
+static void slab_pages_add(long n) { __atomic_fetch_add(&nr_slab_pages, n, __ATOMIC_RELAXED); }
 
 static struct kpage *kpage_of(const void *ptr)
 {
@@ -109,7 +120,7 @@ static struct kpage *new_slab(int cls)
 	char *page = alloc_page();
 	if (!page)
 		return NULL;
-	nr_slab_pages++;
+	slab_pages_add(1);
 	struct kpage *kp = kpage_of(page);
 	size_t size = class_size(cls);
 	kp->kind = KP_SLAB;
@@ -154,7 +165,7 @@ static void slab_free(struct kpage *kp, void *ptr)
 		kp->kind = KP_NONE;
 		kp->freelist = NULL;
 		free_page(kpage_addr(kp));
-		nr_slab_pages--;
+		slab_pages_add(-1);
 	}
 }
 
@@ -200,8 +211,12 @@ static void quarantine_put(struct kpage *kp, void *ptr)
 
 void kmalloc_quarantine_flush(void)
 {
+	uint64_t flags;
+
+	spin_lock_irqsave(&slab_lock, flags);
 	while (q_head)
 		quarantine_release_one();
+	spin_unlock_irqrestore(&slab_lock, flags);
 }
 #endif
 
@@ -233,7 +248,10 @@ void *kmalloc(size_t size)
 	size_t reserved = reserved_size(size);
 
 	if (reserved <= class_size(NR_CLASSES - 1)) {
+		uint64_t flags;
+		spin_lock_irqsave(&slab_lock, flags);
 		void *obj = slab_alloc(size_class(reserved));
+		spin_unlock_irqrestore(&slab_lock, flags);
 		if (obj) { /* the slot's slack is a red zone */
 			kasan_poison(obj, class_size(size_class(reserved)), KASAN_SLAB_REDZONE);
 			kasan_unpoison(obj, size);
@@ -247,7 +265,7 @@ void *kmalloc(size_t size)
 	struct kpage *kp = kpage_of(run);
 	kp->kind = KP_LARGE;
 	kp->npages = n;
-	nr_slab_pages += n;
+	slab_pages_add(n);
 	kasan_poison(run, n * PAGE_SIZE, KASAN_SLAB_REDZONE);
 	kasan_unpoison(run, size);
 	return run;
@@ -269,19 +287,23 @@ void kfree(void *ptr)
 	struct kpage *kp = kpage_of(ptr);
 	if (!kasan_free_check(ptr, (uint64_t)__builtin_return_address(0)))
 		return; /* a double free, reported */
+	uint64_t flags;
+
 	switch (kp->kind) {
 	case KP_SLAB:
+		spin_lock_irqsave(&slab_lock, flags);
 #ifdef CONFIG_KASAN
 		quarantine_put(kp, ptr);
 #else
 		slab_free(kp, ptr);
 #endif
+		spin_unlock_irqrestore(&slab_lock, flags);
 		break;
 	case KP_LARGE:
 		BUG_ON((uint64_t)ptr % PAGE_SIZE);
 		kp->kind = KP_NONE;
+		slab_pages_add(-(long)kp->npages);
 		free_pages(ptr, kp->npages);
-		nr_slab_pages -= kp->npages;
 		break;
 	default:
 		panic("kfree: %p was not allocated by kmalloc", ptr);
