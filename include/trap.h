@@ -51,4 +51,8 @@ void __noreturn return_to_user(struct trapframe *tf);
 /* Print the registers of tf and a backtrace from its rbp. */
 void show_regs(const struct trapframe *tf);
 void show_backtrace(uint64_t rbp);
+/* The line each report prints above its backtrace, as Linux's
+ * dump_stack_print_info: the CPU, the task's pid and name. level is a
+ * KERN_ prefix. */
+void dump_stack_print_info(const char *level);
 #endif /* __ASSEMBLY__ */

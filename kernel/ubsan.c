@@ -127,8 +127,7 @@ static void epilogue(void)
 {
 	uint64_t rbp;
 
-	if (current)
-		printk(KERN_ERR "CPU: 0 PID: %d Comm: %s Not tainted\n", current->pid, current->comm);
+	dump_stack_print_info(KERN_ERR);
 	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
 	show_backtrace(rbp);
 	printk(KERN_ERR "================================================================================\n");

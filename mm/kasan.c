@@ -149,8 +149,7 @@ static void report(uint64_t addr, size_t size, bool write, uint64_t ip)
 	printk(KERN_ERR "%s of size %lu at addr %016lx by task %s/%d\n", write ? "Write" : "Read",
 	       (unsigned long)size, (unsigned long)addr, current ? current->comm : "swapper",
 	       current ? current->pid : 0);
-	if (current)
-		printk(KERN_ERR "CPU: 0 PID: %d Comm: %s Not tainted\n", current->pid, current->comm);
+	dump_stack_print_info(KERN_ERR);
 	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
 	show_backtrace(rbp);
 	printk(KERN_ERR "The buggy address %016lx is %lu bytes into the page at %016lx (shadow %02x)\n",

@@ -123,6 +123,15 @@ static bool stack_bounds(uint64_t p, uint64_t *lo, uint64_t *hi)
 	return false;
 }
 
+void dump_stack_print_info(const char *level)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "CPU: %d PID: %d Comm: %s Not tainted\n", smp_processor_id(),
+		 current ? current->pid : 0, current ? current->comm : "swapper");
+	printk_emit(0, level[1] - '0', line);
+}
+
 void show_backtrace(uint64_t rbp)
 {
 	uint64_t lo, hi;
@@ -205,8 +214,7 @@ static void __noreturn die(const char *str, struct trapframe *tf)
 		machine_halt_with_error();
 	}
 	printk(KERN_EMERG "%s: %04lx [#%d] NOPTI\n", str, tf->error & 0xffff, oops_count);
-	if (current)
-		printk(KERN_EMERG "CPU: 0 PID: %d Comm: %s Not tainted\n", current->pid, current->comm);
+	dump_stack_print_info(KERN_EMERG);
 	show_regs(tf);
 	show_backtrace(tf->rbp);
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
