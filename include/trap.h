@@ -33,6 +33,13 @@ void trap_init(void);          /* IDT, GDT, TSS */
  * arrives there (arch/x86/kernel/gdt.c). */
 #define DOUBLE_FAULT_STACK_SIZE 8192
 extern uint8_t double_fault_stack[][DOUBLE_FAULT_STACK_SIZE]; /* one a CPU */
+/* The stacks NMIs (IST2) and machine checks (IST3) run on, one a CPU:
+ * they may strike before syscall_entry has left the user's stack. */
+#define PARANOID_STACK_SIZE 8192
+extern uint8_t nmi_stack[][PARANOID_STACK_SIZE], mce_stack[][PARANOID_STACK_SIZE];
+#define IST_DOUBLE_FAULT 1
+#define IST_NMI 2
+#define IST_MCE 3
 void tss_set_kernel_stack(uint64_t top);
 typedef void (*irq_handler_t)(struct trapframe *tf);
 void irq_register(int irq, irq_handler_t handler, const char *name);

@@ -12,7 +12,8 @@
  *   filesystems    the filesystem types mount(2) knows
  *   mounts         a symlink to self/mounts, as in Linux
  *   sysrq-trigger  write 'c' to crash the kernel (a NULL pointer write, to
- *                  see an oops), 'o' to power off, 'b' to reboot
+ *                  see an oops), 'o' to power off, 'b' to reboot, 'l' for
+ *                  every CPU's backtrace (include/nmi.h)
  *   sys/kernel/    ostype, pid_max, threads-max, ngroups_max (kernel/utsname.c
  *                  adds osrelease, version, hostname, domainname and /proc/version)
  *   sys/fs/        pipe-max-size, protected_{hardlinks,symlinks} (1,
@@ -25,6 +26,7 @@
 #include <kasan.h>
 #include <kernel_stat.h>
 #include <mm.h>
+#include <nmi.h>
 #include <power.h>
 #include <sched.h>
 #include <time_namespace.h>
@@ -307,8 +309,13 @@ static int write_sysrq(const char *buf, size_t count)
 	case 'b':
 		printk(KERN_EMERG "sysrq: Resetting\n");
 		machine_restart();
+	case 'l':
+		printk(KERN_INFO "sysrq: Show backtrace of all active CPUs\n");
+		trigger_all_cpu_backtrace();
+		return 0;
 	default:
-		printk(KERN_EMERG "sysrq: HELP : reboot(b) crash(c) poweroff(o)\n");
+		printk(KERN_EMERG "sysrq: HELP : reboot(b) crash(c) show-backtrace-all-active-cpus(l) "
+				  "poweroff(o)\n");
 		return 0;
 	}
 }

@@ -16,7 +16,8 @@
  * user mode starts with swapgs and every way out to it ends with one, so
  * that the kernel runs with its own GS exactly when the saved cs says it
  * came from user mode -- with one exception: a fault of the iretq to user
- * mode itself, which strikes in kernel mode after the swapgs back.
+ * mode itself, which strikes in kernel mode after the swapgs back; and
+ * NMIs and machine checks, which strike anywhere (paranoid_entry).
  */
 #include <percpu.h>
 #include <trap.h>
@@ -39,6 +40,25 @@
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
+.endm
+
+/* Pop them back. */
+.macro RESTORE_REGS
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rbp
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rbx
+	popq	%rax
 .endm
 
 	.text
@@ -95,21 +115,7 @@ trap_return:
 	mov	%rsp, %rdi
 	call	espfix_prepare
 1:	call	unlock_kernel_to_user	/* include/smp_lock.h */
-2:	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rbp
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rbx
-	popq	%rax
+2:	RESTORE_REGS
 	add	$16, %rsp		/* vector and error code */
 	/*
 	 * The one instruction on the way out that user space can make fault:
@@ -134,6 +140,48 @@ iret_from_espfix:
 	mov	%gs:PCPU_ESPFIX_RSP, %rsp
 	movq	$0, %gs:PCPU_ESPFIX_RSP
 	swapgs
+	iretq
+
+/*
+ * NMI and machine check (include/nmi.h): they come even with interrupts
+ * off, on a stack of their own (IST), and may strike in kernel mode while
+ * the user's GS base is loaded: on syscall_entry's swapgs, or between the
+ * swapgs and the iretq on the way out. From user mode they take the usual
+ * path. From kernel mode the GS base itself says whose it is (the
+ * kernel's per-CPU area is a kernel address, negative); rbx, which the C
+ * code keeps, remembers whether to swap back.
+ */
+	.globl nmi_entry
+nmi_entry:
+	pushq	$0
+	pushq	$2
+	jmp	paranoid_entry
+
+	.globl machine_check_entry
+machine_check_entry:
+	pushq	$0
+	pushq	$18
+	jmp	paranoid_entry
+
+paranoid_entry:
+	testb	$3, FRAME_CS(%rsp)
+	jnz	isr_common
+	SAVE_REGS
+	cld
+	xor	%ebx, %ebx
+	mov	$0xc0000101, %ecx	/* MSR_GS_BASE */
+	rdmsr
+	test	%edx, %edx
+	js	1f			/* the kernel's GS */
+	swapgs
+	inc	%ebx
+1:	mov	%rsp, %rdi
+	call	trap_handler
+	test	%ebx, %ebx
+	jz	2f
+	swapgs
+2:	RESTORE_REGS
+	add	$16, %rsp
 	iretq
 
 /* void return_to_user(struct trapframe *tf) */

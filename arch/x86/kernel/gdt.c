@@ -34,6 +34,8 @@ struct tss {
 
 static struct tss tss_of_cpu[NR_CPUS];
 uint8_t double_fault_stack[NR_CPUS][DOUBLE_FAULT_STACK_SIZE] __attribute__((aligned(16)));
+uint8_t nmi_stack[NR_CPUS][PARANOID_STACK_SIZE] __attribute__((aligned(16)));
+uint8_t mce_stack[NR_CPUS][PARANOID_STACK_SIZE] __attribute__((aligned(16)));
 
 /* Descriptors: access byte and flags nibble as the manuals lay them out. */
 #define SEG(access, flags) (((uint64_t)(flags) << 52) | ((uint64_t)(access) << 40) | 0x000f00000000ffffUL)
@@ -108,7 +110,9 @@ void gdt_init(void)
 	memcpy(gdt, gdt_template, sizeof(gdt_template));
 	this_cpu_write(tss, tss);
 	this_cpu_write(gdt, gdt);
-	tss->ist[0] = (uint64_t)double_fault_stack[cpu] + DOUBLE_FAULT_STACK_SIZE;
+	tss->ist[IST_DOUBLE_FAULT - 1] = (uint64_t)double_fault_stack[cpu] + DOUBLE_FAULT_STACK_SIZE;
+	tss->ist[IST_NMI - 1] = (uint64_t)nmi_stack[cpu] + PARANOID_STACK_SIZE;
+	tss->ist[IST_MCE - 1] = (uint64_t)mce_stack[cpu] + PARANOID_STACK_SIZE;
 	tss->iomap_base = IO_BITMAP_INVALID;
 	tss->io_bitmap[IO_BITMAP_BYTES] = 0xff;
 	/* A user data segment whose limit is the CPU's number (and, from bit

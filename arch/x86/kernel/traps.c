@@ -16,6 +16,7 @@
 #include <ksyms.h>
 #include <lockdep.h>
 #include <mm.h>
+#include <nmi.h>
 #include <power.h>
 #include <sched.h>
 #include <smp_lock.h>
@@ -36,10 +37,11 @@ struct idt_gate {
 } __packed;
 
 static struct idt_gate idt[256];
-extern char isr_stubs[];
+extern char isr_stubs[], nmi_entry[], machine_check_entry[];
 
 #define VEC_DIVIDE 0
 #define VEC_DEBUG 1
+#define VEC_NMI 2
 #define VEC_BREAKPOINT 3
 #define VEC_INVALID_OP 6
 #define VEC_DOUBLE_FAULT 8
@@ -47,6 +49,7 @@ extern char isr_stubs[];
 #define VEC_STACK_SEGMENT 12
 #define VEC_GP 13
 #define VEC_PAGE_FAULT 14
+#define VEC_MACHINE_CHECK 18
 
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "int3", "overflow", "bounds",
@@ -86,7 +89,9 @@ void trap_init_cpu(void)
 void trap_init(void)
 {
 	for (int v = 0; v < 48; v++)
-		set_gate(v, isr_stubs + 16 * v, 0, v == VEC_DOUBLE_FAULT ? 1 : 0);
+		set_gate(v, isr_stubs + 16 * v, 0, v == VEC_DOUBLE_FAULT ? IST_DOUBLE_FAULT : 0);
+	set_gate(VEC_NMI, nmi_entry, 0, IST_NMI);
+	set_gate(VEC_MACHINE_CHECK, machine_check_entry, 0, IST_MCE);
 	for (int v = FIRST_SYSTEM_VECTOR; v < 256; v++) /* the local APIC's */
 		set_gate(v, isr_stubs + 16 * v, 0, 0);
 	/* int3 may be used from user mode, as on Linux. */
@@ -442,9 +447,29 @@ static bool page_fault_unlocked(struct trapframe *tf)
 	return true;
 }
 
+/*
+ * NMIs and machine checks take no lock and never do the return-to-user
+ * work: they may have struck anywhere, the lock holder's own CPU among
+ * them, and run on a stack of their own that must be left as found
+ * (include/nmi.h). A machine check is fatal, as on Linux when no bank
+ * says it can be recovered from (this kernel reads none).
+ */
+static bool paranoid_handled(struct trapframe *tf)
+{
+	if (tf->vector == VEC_NMI) {
+		do_nmi(tf);
+		return true;
+	}
+	if (tf->vector != VEC_MACHINE_CHECK)
+		return false;
+	printk(KERN_EMERG "mce: [Hardware Error]: CPU %d: Machine Check Exception: rip %016lx\n",
+	       smp_processor_id(), (unsigned long)tf->rip);
+	panic("Fatal machine check");
+}
+
 void trap_handler(struct trapframe *tf)
 {
-	if (ipi_handled(tf) || idle_tick_handled(tf) || page_fault_unlocked(tf))
+	if (paranoid_handled(tf) || ipi_handled(tf) || idle_tick_handled(tf) || page_fault_unlocked(tf))
 		return;
 	/* In from user mode, the idle halt or a wait for the lock: take it. */
 	bool took_lock = !kernel_locked();
