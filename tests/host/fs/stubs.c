@@ -124,6 +124,7 @@ int64_t ktime_mono_to_real_offset(void) { struct timespec r, m; clock_gettime(0,
 int nr_tasks = 1, max_tasks = 1024;
 void machine_power_off(void) { printf("power off\n"); exit(0); }
 void machine_restart(void) { printf("restart\n"); exit(0); }
+void trigger_all_cpu_backtrace(void) {}
 
 void h_feed(const char *s) { while (*s) rx((uint8_t)*s++); }
 /* One set of credentials, changed in place (the kernel's are copied and
