@@ -27,10 +27,27 @@ struct lock_class_stats {
 
 extern int lock_stat_enabled; /* /proc/sys/kernel/lock_stat */
 
+void __lock_stat_acquired(struct lock_class_stats *s, uint64_t wait_start);
+void __lock_stat_released(struct lock_class_stats *s);
+uint64_t __lock_stat_clock(void);
+
 /* The lock was taken by this CPU, having waited since wait_start (its
- * ktime_get_ns(), 0 if it did not wait). */
-void lock_stat_acquired(struct lock_class_stats *s, uint64_t wait_start);
+ * lock_stat_clock(), 0 if it did not wait). Off, the hooks cost a test. */
+static inline void lock_stat_acquired(struct lock_class_stats *s, uint64_t wait_start)
+{
+	if (__builtin_expect(lock_stat_enabled, 0))
+		__lock_stat_acquired(s, wait_start);
+}
+
 /* This CPU lets the lock go. */
-void lock_stat_released(struct lock_class_stats *s);
-/* The time to pass as wait_start, read only when statistics are on. */
-uint64_t lock_stat_clock(void);
+static inline void lock_stat_released(struct lock_class_stats *s)
+{
+	if (__builtin_expect(lock_stat_enabled, 0))
+		__lock_stat_released(s);
+}
+
+/* The time to pass as wait_start: ktime_get_ns() when statistics are on. */
+static inline uint64_t lock_stat_clock(void)
+{
+	return __builtin_expect(lock_stat_enabled, 0) ? __lock_stat_clock() : 0;
+}

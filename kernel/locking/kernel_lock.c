@@ -28,13 +28,13 @@ static bool take(void)
 {
 	int free = -1;
 
-	/* Look before the locked compare-exchange: a waiter that spins on a
-	 * read leaves the cache line shared until the holder lets go. */
-	if (__atomic_load_n(&kernel_lock_owner, __ATOMIC_RELAXED) != -1)
-		return false;
 	return __atomic_compare_exchange_n(&kernel_lock_owner, &free, smp_processor_id(), false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
+
+/* A waiter spins on a read, which leaves the cache line shared until the
+ * holder lets go, and tries the locked compare-exchange only then. */
+static bool looks_free(void) { return __atomic_load_n(&kernel_lock_owner, __ATOMIC_RELAXED) == -1; }
 
 bool try_lock_kernel(void)
 {
@@ -64,13 +64,13 @@ static void wait_halted(uint64_t me)
  */
 #define SPINS_BEFORE_HALT 4000
 
-void lock_kernel(void)
+/* Out of line, so that taking a free lock (the common case) needs no
+ * stack frame. */
+static __attribute__((noinline)) void wait_for_lock(void)
 {
-	if (try_lock_kernel())
-		return;
 	uint64_t wait_start = lock_stat_clock();
 	uint64_t flags = irq_save();
-	for (unsigned spins = 0; !take(); spins++) {
+	for (unsigned spins = 0; !(looks_free() && take()); spins++) {
 		/* Answer the holder's requests (a TLB shootdown) here. */
 		smp_call_function_interrupt();
 		if ((flags & RFLAGS_IF) && spins >= SPINS_BEFORE_HALT)
@@ -82,18 +82,30 @@ void lock_kernel(void)
 	irq_restore(flags);
 }
 
+void lock_kernel(void)
+{
+	if (!try_lock_kernel())
+		wait_for_lock();
+}
+
+/* Out of line: the common unlock, with no CPU halted, stays short. */
+static __attribute__((noinline)) void wake_waiters(void)
+{
+	uint64_t waiters = __atomic_exchange_n(&lock_waiters, 0, __ATOMIC_SEQ_CST);
+
+	for (int n = 0; waiters; n++, waiters >>= 1)
+		if (waiters & 1)
+			smp_send_reschedule(n);
+}
+
 void unlock_kernel(void)
 {
 	lock_stat_released(&kernel_lock_stats);
 	/* xchg, a full barrier: a waiter that saw the lock held has set its
 	 * bit before we look. */
 	__atomic_exchange_n(&kernel_lock_owner, -1, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&lock_waiters, __ATOMIC_RELAXED))
-		return;
-	uint64_t waiters = __atomic_exchange_n(&lock_waiters, 0, __ATOMIC_SEQ_CST);
-	for (int n = 0; waiters; n++, waiters >>= 1)
-		if (waiters & 1)
-			smp_send_reschedule(n);
+	if (__atomic_load_n(&lock_waiters, __ATOMIC_RELAXED))
+		wake_waiters();
 }
 
 bool kernel_locked(void)

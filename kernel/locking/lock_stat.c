@@ -23,7 +23,7 @@ int lock_stat_enabled;
 extern struct lock_class_stats kernel_lock_stats;
 static struct lock_class_stats *const classes[] = { &kernel_lock_stats };
 
-uint64_t lock_stat_clock(void) { return lock_stat_enabled ? ktime_get_ns() : 0; }
+uint64_t __lock_stat_clock(void) { return ktime_get_ns(); }
 
 static void add_time(uint64_t t, uint64_t *min, uint64_t *max, uint64_t *total)
 {
@@ -36,10 +36,8 @@ static void add_time(uint64_t t, uint64_t *min, uint64_t *max, uint64_t *total)
 	*total += t;
 }
 
-void lock_stat_acquired(struct lock_class_stats *s, uint64_t wait_start)
+void __lock_stat_acquired(struct lock_class_stats *s, uint64_t wait_start)
 {
-	if (!lock_stat_enabled)
-		return;
 	int cpu = smp_processor_id();
 	bool bounced = s->last_cpu != -1 && s->last_cpu != cpu;
 
@@ -54,10 +52,10 @@ void lock_stat_acquired(struct lock_class_stats *s, uint64_t wait_start)
 	add_time(s->held_since - wait_start, &s->wait_min, &s->wait_max, &s->wait_total);
 }
 
-void lock_stat_released(struct lock_class_stats *s)
+void __lock_stat_released(struct lock_class_stats *s)
 {
 	/* A lock taken before the statistics were turned on has no start. */
-	if (!lock_stat_enabled || !s->held_since)
+	if (!s->held_since)
 		return;
 	add_time(ktime_get_ns() - s->held_since, &s->hold_min, &s->hold_max, &s->hold_total);
 	s->held_since = 0;
