@@ -63,23 +63,26 @@ struct file *vfs_open(struct dentry *dentry, unsigned int flags, unsigned int mo
 	return file;
 }
 
+/* Atomic: a fork copies its areas' references without the big kernel
+ * lock (mm_fork), while fput may run on another CPU under it. */
 struct file *get_file(struct file *file)
 {
-	file->f_count++;
+	__atomic_fetch_add(&file->f_count, 1, __ATOMIC_RELAXED);
 	return file;
 }
 
 int file_count(const struct file *file)
 {
-	return file->f_count;
+	return __atomic_load_n(&file->f_count, __ATOMIC_RELAXED);
 }
 
 void fput(struct file *file)
 {
 	if (!file)
 		return;
-	BUG_ON(file->f_count <= 0);
-	if (--file->f_count > 0)
+	BUG_ON(file_count(file) <= 0);
+	/* The last put (under the big kernel lock) releases the file. */
+	if (__atomic_sub_fetch(&file->f_count, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	if (file->f_ep_count)
 		eventpoll_release(file);

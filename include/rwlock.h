@@ -76,7 +76,11 @@ __lock_inline void read_unlock(rwlock_t *l)
 	__atomic_fetch_sub(&l->state, 1, __ATOMIC_RELEASE);
 }
 
-__lock_inline void write_lock(rwlock_t *l)
+static inline void rwlock_pause(void) { __asm__ volatile("pause"); }
+
+/* write_lock, calling relax() at each turn of the wait (a caller with
+ * interrupts off may have to answer other CPUs there). */
+__lock_inline void write_lock_relax(rwlock_t *l, void (*relax)(void))
 {
 	lock_acquire(&l->dep_map, l->name, 0, 0, THIS_IP());
 	for (;;) {
@@ -87,9 +91,11 @@ __lock_inline void write_lock(rwlock_t *l)
 			return;
 		if (!(s & RW_WAITING))
 			__atomic_fetch_or(&l->state, RW_WAITING, __ATOMIC_RELAXED);
-		__asm__ volatile("pause");
+		relax();
 	}
 }
+
+__lock_inline void write_lock(rwlock_t *l) { write_lock_relax(l, rwlock_pause); }
 
 __lock_inline void write_unlock(rwlock_t *l)
 {

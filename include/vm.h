@@ -117,22 +117,29 @@ static inline struct file *vma_backing_file(const struct vma *v)
 }
 
 /*
- * Locks of an address space. The big kernel lock serializes everything
- * but the page fault of anonymous memory from user mode, which runs
- * without it (handle_anon_fault_unlocked, mm/fault.c); these two keep
- * such a fault and the rest apart. Order, outermost first:
+ * Locks of an address space. The big kernel lock serializes most of the
+ * kernel, but two users of an address space run without it: the page
+ * fault of anonymous memory from user mode (handle_anon_fault_unlocked,
+ * mm/fault.c) and fork's copy of the parent's areas and entries (mm_fork,
+ * mm/vm.c); these two locks keep them and the rest apart. Order,
+ * outermost first:
  *     big kernel lock  >  mmap_lock  >  page_table_lock  >  a CPU's
  *     free-frame list lock  >  zone_lock (the page allocator's, both in
  *     mm/page_alloc.c)
  * mmap_lock: the list of areas, and the tables, which stay in place while
- * it is read-held. Read-held by the unlocked fault; write-held by
- * whoever changes the areas, frees tables, or clears or write-protects
- * entries (mm/vm.c's vma_* functions, fork for the parent, madvise,
- * expand_stack). Holders never sleep (a spinning rwlock).
- * page_table_lock: filling an empty entry, and adding a table (a fault,
- * locked or not; two threads may fill the same entry at once). An entry
- * that has a page is never touched by the unlocked fault, so breaking
- * copy-on-write (under the big lock) needs neither.
+ * it is read-held. Read-held by every fault (handle_mm_fault, the
+ * unlocked fault, the kernel's own accesses to another address space:
+ * mm_read, mm_write, mm_get_page_for_write); write-held by whoever
+ * changes the areas, frees tables, or clears or write-protects entries
+ * (mm/vm.c's vma_* functions, fork for the parent, madvise,
+ * expand_stack). Holders never sleep (a spinning rwlock), and a CPU that
+ * waits for it answers other CPUs' calls (a writer may be shooting down
+ * TLBs).
+ * page_table_lock: filling an empty entry, and adding a table (two
+ * faults, each read-holding mmap_lock, may fill the same entry at once).
+ * An entry that has a page is never touched by the unlocked fault, so
+ * breaking copy-on-write (a fault under the big lock) needs only
+ * mmap_lock.
  */
 struct mm {
 	int users;           /* tasks sharing it (vfork); freed at 0 */

@@ -70,6 +70,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <mm.h>
+#include <smp.h>
 #include <string.h>
 #include <vm.h>
 #include <x86.h>
@@ -390,15 +391,44 @@ bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 	return done;
 }
 
+/*
+ * Read-hold mm's mmap_lock, as every fault does while it looks at the
+ * areas and changes entries (include/vm.h). While it waits it answers the
+ * other CPUs' calls: the writer may be a fork copying the tables without
+ * the big kernel lock (mm_fork), waiting for this CPU to answer its TLB
+ * shootdown, and a fault may have come with interrupts off.
+ */
+static void mmap_read_lock(struct mm *mm)
+{
+	while (!read_trylock(&mm->mmap_lock)) {
+		smp_call_function_interrupt();
+		__asm__ volatile("pause");
+	}
+}
+
+static int fault_in_area(struct mm *mm, struct vma *v, uint64_t addr, uint64_t err);
+
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 {
 	if (!mm || addr >= TASK_SIZE || (err & PF_RSVD))
 		return -EFAULT;
+	mmap_read_lock(mm);
 	struct vma *v = vma_find(mm, addr);
-	if (!v)
-		v = grow_stack(mm, addr);
-	if (!v || !access_allowed(v, err))
-		return -EFAULT;
+	if (!v) {
+		/* Growing the stack changes an area: mmap_lock for writing. */
+		read_unlock(&mm->mmap_lock);
+		struct vma *grown = grow_stack(mm, addr);
+		mmap_read_lock(mm);
+		v = grown ? vma_find(mm, addr) : NULL;
+	}
+	int ret = v && access_allowed(v, err) ? fault_in_area(mm, v, addr, err) : -EFAULT;
+	read_unlock(&mm->mmap_lock);
+	return ret;
+}
+
+/* handle_mm_fault's work once the area allows the access. */
+static int fault_in_area(struct mm *mm, struct vma *v, uint64_t addr, uint64_t err)
+{
 	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	uint64_t *pte = pte_lookup(mm->pml4, va, false);
 	if (!pte || !pte_has_page(*pte)) { /* demand paging */
@@ -434,7 +464,7 @@ int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
  * Copy len bytes between the kernel buffer buf and user address va of mm,
  * one page at a time; to_mm says which way.
  */
-static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm)
+static int __mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm)
 {
 	char *p = buf;
 	if (va >= TASK_SIZE || len > TASK_SIZE - va)
@@ -467,7 +497,15 @@ static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm
 	return 0;
 }
 
-void *mm_get_page_for_write(struct mm *mm, uint64_t va)
+static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm)
+{
+	mmap_read_lock(mm);
+	int err = __mm_copy(mm, va, buf, len, to_mm);
+	read_unlock(&mm->mmap_lock);
+	return err;
+}
+
+static void *__mm_get_page_for_write(struct mm *mm, uint64_t va)
 {
 	struct vma *v = vma_find(mm, va);
 	uint64_t page_va = ALIGN_DOWN(va, PAGE_SIZE), *pte;
@@ -477,6 +515,14 @@ void *mm_get_page_for_write(struct mm *mm, uint64_t va)
 	if (page_count(pte_page(*pte)) > 1 && unshare_page(mm, v, page_va, pte))
 		return NULL;
 	return pte_page(*pte);
+}
+
+void *mm_get_page_for_write(struct mm *mm, uint64_t va)
+{
+	mmap_read_lock(mm);
+	void *page = __mm_get_page_for_write(mm, va);
+	read_unlock(&mm->mmap_lock);
+	return page;
 }
 
 int mm_write(struct mm *mm, uint64_t va, const void *src, size_t len)

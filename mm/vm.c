@@ -33,6 +33,7 @@
 #include <fs.h>
 #include <mm.h>
 #include <sched.h>
+#include <smp.h>
 #include <smp_lock.h>
 #include <string.h>
 #include <vm.h>
@@ -711,6 +712,72 @@ static bool fork_copies_pages(const struct vma *v)
 	return !(v->flags & VM_SHARED) && !v->vm_special;
 }
 
+/* The child's copy of each of the parent's areas, each holding its own
+ * reference to its file. */
+static int copy_areas(struct mm *mm, struct mm *parent)
+{
+	struct vma **tail = &mm->vmas;
+
+	for (struct vma *v = parent->vmas; v; v = v->next) {
+		struct vma *copy = kmalloc(sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		*copy = *v;
+		copy->next = NULL;
+		copy->flags &= ~VM_LOCKED_MASK; /* locks are not inherited */
+		if (copy->vm_file)
+			get_file(copy->vm_file);
+		*tail = copy;
+		tail = &copy->next;
+	}
+	return 0;
+}
+
+/*
+ * Copy the parent's areas and share its pages with mm, the parent's
+ * writable entries losing PTE_W. The parent's mmap_lock, held for writing,
+ * keeps every other change to its areas and entries out (faults hold it
+ * for reading, include/vm.h), so the big kernel lock is let go meanwhile:
+ * the copy is most of a fork's work, and other CPUs enter the kernel
+ * while this one does it. What else it touches has its own lock (kmalloc,
+ * the page allocator) or is atomic (frame and file counts: the parent's
+ * areas hold their files, so no count can reach zero here).
+ */
+static void answer_calls(void)
+{
+	smp_call_function_interrupt();
+	__asm__ volatile("pause");
+}
+
+static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
+{
+	bool locked = kernel_locked();
+	int err;
+
+	if (locked)
+		unlock_kernel();
+	/* Interrupts off while mmap_lock is held, as in the unlocked fault:
+	 * an interrupt handler would wait for the big kernel lock, whose
+	 * holder may be waiting for our mmap_lock. Waiting for it, this CPU
+	 * answers calls: a fault holding it for reading may be shooting down
+	 * TLBs. */
+	uint64_t flags = irq_save();
+	write_lock_relax(&parent->mmap_lock, answer_calls);
+	err = copy_areas(mm, parent);
+	for (struct vma *v = parent->vmas; v && !err; v = v->next)
+		if (fork_copies_pages(v))
+			err = pgtable_share(mm->pml4, parent->pml4, v->start, v->end);
+	/* The parent's writable entries lost PTE_W (even if sharing stopped
+	 * half way), and the TLB may still hold them writable: without this
+	 * flush the parent would write into frames the child sees. */
+	tlb_flush_all(parent->pml4);
+	write_unlock(&parent->mmap_lock);
+	irq_restore(flags);
+	if (locked)
+		lock_kernel();
+	return err;
+}
+
 struct mm *mm_fork(struct mm *parent)
 {
 	struct mm *mm = mm_create();
@@ -724,38 +791,11 @@ struct mm *mm_fork(struct mm *parent)
 	mm_init_locks(mm); /* not the parent's state */
 	mm->vmas = NULL;
 	mm->def_flags = 0;
-	if (ldt_dup(mm, parent))
-		goto fail;
-
-	struct vma **tail = &mm->vmas;
-	for (struct vma *v = parent->vmas; v; v = v->next) {
-		struct vma *copy = kmalloc(sizeof(*copy));
-		if (!copy)
-			goto fail;
-		*copy = *v;
-		copy->next = NULL;
-		copy->flags &= ~VM_LOCKED_MASK; /* locks are not inherited */
-		if (copy->vm_file)
-			get_file(copy->vm_file); /* the child's area holds its own */
-		*tail = copy;
-		tail = &copy->next;
+	if (ldt_dup(mm, parent) || copy_areas_unlocked(mm, parent)) {
+		mm_put(mm);
+		return NULL;
 	}
-	int err = 0;
-	write_lock(&parent->mmap_lock); /* its entries lose PTE_W */
-	for (struct vma *v = parent->vmas; v && !err; v = v->next)
-		if (fork_copies_pages(v))
-			err = pgtable_share(mm->pml4, parent->pml4, v->start, v->end);
-	/* The parent's writable entries lost PTE_W (even if sharing stopped
-	 * half way), and the TLB may still hold them writable: without this
-	 * flush the parent would write into frames the child sees. */
-	tlb_flush_all(parent->pml4);
-	write_unlock(&parent->mmap_lock);
-	if (err)
-		goto fail;
 	return mm;
-fail:
-	mm_put(mm);
-	return NULL;
 }
 
 void mm_activate(struct mm *mm)

@@ -42,6 +42,7 @@ void leave_mm_everywhere(uint64_t pml4_phys)
 bool kernel_locked(void) { return false; }
 void lock_kernel(void) {}
 void unlock_kernel(void) {}
+void smp_call_function_interrupt(void) {}
 uint64_t boot_pml4[512];
 struct task *current;
 struct boot_info boot_info;
