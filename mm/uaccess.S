@@ -44,12 +44,17 @@ __uaccess_copy:
 	ASM_CLAC
 	ret
 
-/* long __uaccess_clear(void *dst, size_t n): 0 or -EFAULT. */
+/* long __uaccess_clear(void *dst, size_t n): 0 or -EFAULT. Eight bytes a
+ * step too. */
 __uaccess_clear:
 	ASM_STAC
-	mov	%rsi, %rcx
 	xor	%eax, %eax
-	rep stosb			/* store al (0) into rcx bytes at (rdi) */
+	mov	%rsi, %rcx
+	shr	$3, %rcx
+	rep stosq			/* n / 8 zero quadwords at (rdi) */
+	mov	%rsi, %rcx
+	and	$7, %rcx
+	rep stosb			/* and the last n % 8 bytes */
 	ASM_CLAC
 	ret
 
