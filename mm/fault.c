@@ -70,7 +70,6 @@
 #include <errno.h>
 #include <fs.h>
 #include <mm.h>
-#include <smp.h>
 #include <string.h>
 #include <vm.h>
 #include <x86.h>
@@ -391,38 +390,23 @@ bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 	return done;
 }
 
-/*
- * Read-hold mm's mmap_lock, as every fault does while it looks at the
- * areas and changes entries (include/vm.h). While it waits it answers the
- * other CPUs' calls: the writer may be a fork copying the tables without
- * the big kernel lock (mm_fork), waiting for this CPU to answer its TLB
- * shootdown, and a fault may have come with interrupts off.
- */
-static void mmap_read_lock(struct mm *mm)
-{
-	while (!read_trylock(&mm->mmap_lock)) {
-		smp_call_function_interrupt();
-		__asm__ volatile("pause");
-	}
-}
-
 static int fault_in_area(struct mm *mm, struct vma *v, uint64_t addr, uint64_t err);
 
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err)
 {
 	if (!mm || addr >= TASK_SIZE || (err & PF_RSVD))
 		return -EFAULT;
-	mmap_read_lock(mm);
+	mmap_read_lock(mm); /* as every fault (include/vm.h) */
 	struct vma *v = vma_find(mm, addr);
 	if (!v) {
 		/* Growing the stack changes an area: mmap_lock for writing. */
-		read_unlock(&mm->mmap_lock);
+		mmap_read_unlock(mm);
 		struct vma *grown = grow_stack(mm, addr);
 		mmap_read_lock(mm);
 		v = grown ? vma_find(mm, addr) : NULL;
 	}
 	int ret = v && access_allowed(v, err) ? fault_in_area(mm, v, addr, err) : -EFAULT;
-	read_unlock(&mm->mmap_lock);
+	mmap_read_unlock(mm);
 	return ret;
 }
 
@@ -501,7 +485,7 @@ static int mm_copy(struct mm *mm, uint64_t va, void *buf, size_t len, bool to_mm
 {
 	mmap_read_lock(mm);
 	int err = __mm_copy(mm, va, buf, len, to_mm);
-	read_unlock(&mm->mmap_lock);
+	mmap_read_unlock(mm);
 	return err;
 }
 
@@ -521,7 +505,7 @@ void *mm_get_page_for_write(struct mm *mm, uint64_t va)
 {
 	mmap_read_lock(mm);
 	void *page = __mm_get_page_for_write(mm, va);
-	read_unlock(&mm->mmap_lock);
+	mmap_read_unlock(mm);
 	return page;
 }
 

@@ -713,10 +713,10 @@ long sys_madvise(unsigned long addr, unsigned long len, unsigned long advice)
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_FREE:
-		write_lock(&mm->mmap_lock); /* entries cleared: include/vm.h */
+		mmap_write_lock(mm); /* entries cleared: include/vm.h */
 		pgtable_unmap(mm->pml4, addr, mapped_end);
 		tlb_flush_range(mm->pml4, addr, mapped_end);
-		write_unlock(&mm->mmap_lock);
+		mmap_write_unlock(mm);
 		break;
 	case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE:

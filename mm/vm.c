@@ -169,9 +169,9 @@ static void insert_area(struct mm *mm, struct vma *new)
  * bodies, for callers that hold it. */
 #define with_mmap_write_lock(mm, call)             \
 	({                                         \
-		write_lock(&(mm)->mmap_lock);      \
+		mmap_write_lock(mm);               \
 		int __err = (call);                \
-		write_unlock(&(mm)->mmap_lock);    \
+		mmap_write_unlock(mm);             \
 		__err;                             \
 	})
 
@@ -573,10 +573,10 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 				continue;
 			if (from_index > v->vm_pgoff)
 				start += (from_index - v->vm_pgoff) << PAGE_SHIFT;
-			write_lock(&mm->mmap_lock);
+			mmap_write_lock(mm);
 			pgtable_unmap(mm->pml4, start, v->end);
 			tlb_flush_range(mm->pml4, start, v->end);
-			write_unlock(&mm->mmap_lock);
+			mmap_write_unlock(mm);
 		}
 	}
 }
@@ -586,10 +586,10 @@ void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
 	for (struct vma *v = mm->vmas; v; v = v->next) {
 		if (v->vm_special != sm)
 			continue;
-		write_lock(&mm->mmap_lock);
+		mmap_write_lock(mm);
 		pgtable_unmap(mm->pml4, v->start, v->end);
 		tlb_flush_range(mm->pml4, v->start, v->end);
-		write_unlock(&mm->mmap_lock);
+		mmap_write_unlock(mm);
 	}
 }
 
@@ -621,6 +621,20 @@ static void free_areas(struct mm *mm)
 		vma_free(v);
 	}
 }
+
+static void answer_calls(void)
+{
+	smp_call_function_interrupt();
+	__asm__ volatile("pause");
+}
+
+void mmap_read_lock(struct mm *mm)
+{
+	while (!read_trylock(&mm->mmap_lock))
+		answer_calls();
+}
+
+void mmap_write_lock(struct mm *mm) { write_lock_relax(&mm->mmap_lock, answer_calls); }
 
 /* One place initialises an address space's locks, so that they are one
  * lock class each for the validator (include/lockdep.h). */
@@ -743,12 +757,6 @@ static int copy_areas(struct mm *mm, struct mm *parent)
  * the page allocator) or is atomic (frame and file counts: the parent's
  * areas hold their files, so no count can reach zero here).
  */
-static void answer_calls(void)
-{
-	smp_call_function_interrupt();
-	__asm__ volatile("pause");
-}
-
 static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 {
 	bool locked = kernel_locked();
@@ -758,11 +766,9 @@ static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 		unlock_kernel();
 	/* Interrupts off while mmap_lock is held, as in the unlocked fault:
 	 * an interrupt handler would wait for the big kernel lock, whose
-	 * holder may be waiting for our mmap_lock. Waiting for it, this CPU
-	 * answers calls: a fault holding it for reading may be shooting down
-	 * TLBs. */
+	 * holder may be waiting for our mmap_lock. */
 	uint64_t flags = irq_save();
-	write_lock_relax(&parent->mmap_lock, answer_calls);
+	mmap_write_lock(parent);
 	err = copy_areas(mm, parent);
 	for (struct vma *v = parent->vmas; v && !err; v = v->next)
 		if (fork_copies_pages(v))
@@ -771,7 +777,7 @@ static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 	 * half way), and the TLB may still hold them writable: without this
 	 * flush the parent would write into frames the child sees. */
 	tlb_flush_all(parent->pml4);
-	write_unlock(&parent->mmap_lock);
+	mmap_write_unlock(parent);
 	irq_restore(flags);
 	if (locked)
 		lock_kernel();
