@@ -6,12 +6,15 @@
 # idle time), as Linux's do.
 mount -t proc proc /proc 2> /dev/null
 
-stat() { awk -v k="$1" '$1 == k { print $'"${2:-2}"' }' /proc/stat; }
+# processes, ctxt and the cpu line's idle ticks, read at once: one
+# process between the sleep and the reading, so that a slow start of each
+# (under a sanitizer, on a loaded host) adds little to the second measured
+stat3() { awk '$1 == "processes" { p = $2 } $1 == "ctxt" { c = $2 } $1 == "cpu" { i = $5 } END { print p, c, i }' /proc/stat; }
 echo "--- /proc/stat: each line's name and count of numbers"
 awk '{ n = NF - 1; if ($1 == "intr") n = "1+"; print $1, n }' /proc/stat
-p0=$(stat processes) c0=$(stat ctxt) i0=$(stat cpu 5)
+set -- $(stat3); p0=$1 c0=$2 i0=$3
 /bin/true; /bin/true; sleep 1
-p1=$(stat processes) c1=$(stat ctxt) i1=$(stat cpu 5)
+set -- $(stat3); p1=$1 c1=$2 i1=$3
 echo "processes after 3 forks: +$((p1 - p0))"
 echo "ctxt grew: $([ "$c1" -gt "$c0" ] && echo yes || echo no)"
 # (the cpu line sums every CPU's ticks: each is idle for the second)
