@@ -49,8 +49,10 @@ const char *irq_name(int irq);
 const char *irq_chip_name(int irq, unsigned *pin);
 
 /* Each CPU's count of the local APIC's own interrupts (Linux's irq_stat):
- * its timer, the IPIs it took, and the TLB shootdowns among those. */
+ * the NMIs, its timer, the IPIs it took, and the TLB shootdowns among
+ * those. */
 struct irq_cpustat {
+	uint64_t nmi_count;
 	uint64_t apic_timer_irqs;
 	uint64_t irq_resched_count;
 	uint64_t irq_call_count;

@@ -13,13 +13,14 @@
 #include <kernel_stat.h>
 #include <linux/init.h>
 
-enum counter { NONE, LOC, RES, CAL, TLB };
+enum counter { NONE, NMI, LOC, RES, CAL, TLB };
 
 static uint64_t counter_of(int cpu, enum counter which)
 {
 	const struct irq_cpustat *st = &irq_stat[cpu];
 
 	switch (which) {
+	case NMI: return st->nmi_count;
 	case LOC: return st->apic_timer_irqs;
 	case RES: return st->irq_resched_count;
 	case CAL: return st->irq_call_count;
@@ -64,7 +65,7 @@ static int show_interrupts(struct seq_file *m)
 	}
 	seq_putc(m, '\n');
 	show_lines(m);
-	show_counter(m, "NMI", NONE, "Non-maskable interrupts");
+	show_counter(m, "NMI", NMI, "Non-maskable interrupts");
 	show_counter(m, "LOC", LOC, "Local timer interrupts");
 	show_counter(m, "SPU", NONE, "Spurious interrupts");
 	show_counter(m, "RES", RES, "Rescheduling interrupts");

@@ -25,6 +25,21 @@
 #include "cpus.h"
 
 static atomic_int stop;
+
+/* CPU 1's count on the NMI: line of /proc/interrupts, -1 if none. */
+static long nmis_of_cpu1(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[1024];
+	long cpu0, cpu1 = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, " NMI: %ld %ld", &cpu0, &cpu1) == 2)
+			break;
+	if (f)
+		fclose(f);
+	return cpu1;
+}
 static atomic_long rounds;
 
 struct result {
@@ -88,10 +103,11 @@ int main(int argc, char **argv)
 		printf("nmi: /proc/sysrq-trigger: %s\n", strerror(errno));
 		return 1;
 	}
-	long before = atomic_load(&rounds);
+	long nmis = nmis_of_cpu1(), before = atomic_load(&rounds);
 	for (int i = 0; i < requests; i++)
 		written += write(fd, "l", 1) == 1;
 	long during = atomic_load(&rounds) - before;
+	nmis = nmis_of_cpu1() - nmis;
 	close(fd);
 	atomic_store(&stop, 1);
 	pthread_join(t, NULL);
@@ -100,6 +116,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("nmi: %d backtrace requests (sysrq l), %d written whole\n", requests, written);
+	printf("nmi: CPU 1's count on the NMI line of /proc/interrupts grew by at least %d: %s\n",
+	       requests, nmis >= requests ? "yes" : "no");
 	printf("nmi: the thread on CPU 1 went on with system calls and faults: %s; %ld rounds wrong\n",
 	       during > 0 ? "yes" : "no", r.wrong);
 	return 0;

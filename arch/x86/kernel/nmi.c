@@ -4,6 +4,7 @@
  * on, as Linux does when nothing claims one.
  */
 #include <apic.h>
+#include <kernel_stat.h>
 #include <ksyms.h>
 #include <nmi.h>
 #include <percpu.h>
@@ -41,6 +42,7 @@ void do_nmi(struct trapframe *tf)
 	int cpu = smp_processor_id();
 	uint64_t me = 1UL << cpu;
 
+	irq_stat[cpu].nmi_count++; /* this CPU's alone: no lock */
 	if (__atomic_load_n(&backtrace_wanted, __ATOMIC_ACQUIRE) & me) {
 		print_backtrace(tf, cpu);
 		__atomic_fetch_and(&backtrace_wanted, ~me, __ATOMIC_RELEASE);

@@ -36,6 +36,10 @@ awk -v last="$last" '{
 
 echo "--- /proc/interrupts"
 awk 'NR == 1 { print "header:", $1 } $1 == "0:" { print "irq 0:", $NF } $1 == "4:" { print "irq 4:", $NF }' /proc/interrupts
+# a count a CPU on each line of the CPUs' own interrupts
+awk 'NR == 1 { n = NF }
+     $1 ~ /^(NMI|LOC|RES|CAL|TLB):$/ { k = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) k++
+       print $1, (k == n ? "a count for each of the header'"'"'s CPUs" : k " counts, " n " CPUs") }' /proc/interrupts
 
 echo "--- /proc/cmdline"
 cat /proc/cmdline
