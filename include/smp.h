@@ -16,12 +16,16 @@ void smp_send_reschedule(int cpu);   /* the reschedule IPI */
  * Run func(info) on every online CPU of mask but the caller's, and wait
  * until all have (Linux's smp_call_function_many with wait = true). func
  * runs in the IPI handler, interrupts off, and must not sleep or take the
- * big kernel lock. The caller holds the big kernel lock: one call at a time.
+ * big kernel lock. Callers take turns, holding the big kernel lock or not
+ * (arch/x86/kernel/smp.c), and hold no spinlock.
  */
 void smp_call_function_many(uint64_t mask, void (*func)(void *), void *info);
 /* Run the calls other CPUs asked this one to make (from the IPI, and from
- * a CPU waiting for the big kernel lock with interrupts off). */
+ * a CPU that waits with interrupts off: cpu_relax_answering_calls). */
 void smp_call_function_interrupt(void);
+/* One turn of a wait loop with interrupts off: answer the calls posted to
+ * this CPU, then pause (arch/x86/kernel/smp.c says why waiters must). */
+void cpu_relax_answering_calls(void);
 
 uint64_t cpu_online_mask(void);
 struct mm;

@@ -27,3 +27,17 @@ bool try_lock_kernel(void);    /* take it if it is free; never waits */
 void unlock_kernel(void);      /* the caller holds it */
 bool kernel_locked(void);      /* does this CPU hold it? */
 void unlock_kernel_to_user(void); /* entry.S, on the way out to user mode */
+
+/*
+ * Let the lock go for work that needs none (all it touches has locks of
+ * its own, or is the caller's alone), so that other CPUs enter the kernel
+ * meanwhile, and take it back after: release_kernel_lock returns whether
+ * it was held, for reacquire_kernel_lock. The caller holds no spinlock,
+ * and anything it read under the lock may have changed when it is back.
+ */
+bool release_kernel_lock(void);
+void reacquire_kernel_lock(bool was_held);
+
+/* The lock's statistics (include/lock_stat.h). */
+struct lock_class_stats;
+extern struct lock_class_stats kernel_lock_stats;

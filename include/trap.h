@@ -58,8 +58,10 @@ void __noreturn return_to_user(struct trapframe *tf);
 /* Print the registers of tf and a backtrace from its rbp. */
 void show_regs(const struct trapframe *tf);
 void show_backtrace(uint64_t rbp);
-/* The line each report prints above its backtrace, as Linux's
- * dump_stack_print_info: the CPU, the task's pid and name. level is a
- * KERN_ prefix. */
-void dump_stack_print_info(const char *level);
+/* What reports print, level being a KERN_ prefix: dump_stack_lvl (as
+ * Linux's) the CPU, the task's pid and name, then the caller's backtrace;
+ * show_trapframe the same line, then tf's registers and, if tf is from
+ * kernel mode, the backtrace from its rbp. */
+void dump_stack_lvl(const char *level);
+void show_trapframe(const char *level, const struct trapframe *tf);
 #endif /* __ASSEMBLY__ */

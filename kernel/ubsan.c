@@ -125,11 +125,7 @@ static void prologue(struct source_location *loc, const char *kind)
 
 static void epilogue(void)
 {
-	uint64_t rbp;
-
-	dump_stack_print_info(KERN_ERR);
-	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
-	show_backtrace(rbp);
+	dump_stack_lvl(KERN_ERR);
 	printk(KERN_ERR "================================================================================\n");
 }
 

@@ -372,9 +372,8 @@ static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64
  * lock and handle_mm_fault.
  *
  * Interrupts stay off: an interrupt handler takes the big kernel lock,
- * and its holder may be waiting for our mmap_lock. And it never waits
- * for mmap_lock: a writer may be waiting, mmap_lock held, for this CPU
- * to answer a TLB shootdown, which it could not with interrupts off.
+ * and its holder may be waiting for our mmap_lock. It only tries
+ * mmap_lock: when a writer has it, the locked path waits for it.
  */
 bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 {

@@ -133,7 +133,7 @@ static uint64_t reported[REPORTED_MAX];
 
 static void report(uint64_t addr, size_t size, bool write, uint64_t ip)
 {
-	uint64_t bad = first_bad(addr, size), off, rbp;
+	uint64_t bad = first_bad(addr, size), off;
 	const char *name = ksym_lookup(ip, &off);
 	int i;
 
@@ -149,9 +149,7 @@ static void report(uint64_t addr, size_t size, bool write, uint64_t ip)
 	printk(KERN_ERR "%s of size %lu at addr %016lx by task %s/%d\n", write ? "Write" : "Read",
 	       (unsigned long)size, (unsigned long)addr, current ? current->comm : "swapper",
 	       current ? current->pid : 0);
-	dump_stack_print_info(KERN_ERR);
-	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
-	show_backtrace(rbp);
+	dump_stack_lvl(KERN_ERR);
 	printk(KERN_ERR "The buggy address %016lx is %lu bytes into the page at %016lx (shadow %02x)\n",
 	       (unsigned long)bad, (unsigned long)(bad % PAGE_SIZE), (unsigned long)ALIGN_DOWN(bad, PAGE_SIZE),
 	       *shadow_of(bad));

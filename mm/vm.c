@@ -622,19 +622,13 @@ static void free_areas(struct mm *mm)
 	}
 }
 
-static void answer_calls(void)
-{
-	smp_call_function_interrupt();
-	__asm__ volatile("pause");
-}
-
 void mmap_read_lock(struct mm *mm)
 {
 	while (!read_trylock(&mm->mmap_lock))
-		answer_calls();
+		cpu_relax_answering_calls();
 }
 
-void mmap_write_lock(struct mm *mm) { write_lock_relax(&mm->mmap_lock, answer_calls); }
+void mmap_write_lock(struct mm *mm) { write_lock_relax(&mm->mmap_lock, cpu_relax_answering_calls); }
 
 /* One place initialises an address space's locks, so that they are one
  * lock class each for the validator (include/lockdep.h). */
@@ -674,15 +668,12 @@ struct mm *mm_get(struct mm *mm)
  * address space's alone (no task points to it any more), frame counts are
  * atomic and the page allocator has its own locks. So the big lock is let
  * go meanwhile, and the other CPUs enter the kernel while this one tears
- * down (each fork+execve+exit does it twice). The caller holds no
- * spinlock (include/spinlock.h: the big lock is outside them all).
+ * down (each fork+execve+exit does it twice).
  */
 static void free_user_tables(struct mm *mm)
 {
-	bool locked = kernel_locked();
+	bool locked = release_kernel_lock();
 
-	if (locked)
-		unlock_kernel();
 	/* Never free the tables a CPU is using (an idle CPU keeps the last
 	 * task's). */
 	leave_mm_everywhere(virt_to_phys(mm->pml4));
@@ -698,8 +689,7 @@ static void free_user_tables(struct mm *mm)
 	}
 	free_page(mm->pml4);
 	pgtable_pages_add(-1);
-	if (locked)
-		lock_kernel();
+	reacquire_kernel_lock(locked);
 }
 
 /* The last user of mm lets go: the caller has already made every task
@@ -759,11 +749,9 @@ static int copy_areas(struct mm *mm, struct mm *parent)
  */
 static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 {
-	bool locked = kernel_locked();
+	bool locked = release_kernel_lock();
 	int err;
 
-	if (locked)
-		unlock_kernel();
 	/* Interrupts off while mmap_lock is held, as in the unlocked fault:
 	 * an interrupt handler would wait for the big kernel lock, whose
 	 * holder may be waiting for our mmap_lock. */
@@ -779,8 +767,7 @@ static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 	tlb_flush_all(parent->pml4);
 	mmap_write_unlock(parent);
 	irq_restore(flags);
-	if (locked)
-		lock_kernel();
+	reacquire_kernel_lock(locked);
 	return err;
 }
 

@@ -118,3 +118,18 @@ void unlock_kernel_to_user(void)
 	if (kernel_locked())
 		unlock_kernel();
 }
+
+bool release_kernel_lock(void)
+{
+	bool held = kernel_locked();
+
+	if (held)
+		unlock_kernel();
+	return held;
+}
+
+void reacquire_kernel_lock(bool was_held)
+{
+	if (was_held)
+		lock_kernel();
+}

@@ -106,8 +106,7 @@ static void print_backtrace_and_off(bool heading)
 {
 	if (heading)
 		printk(KERN_ERR "\nstack backtrace:\n");
-	dump_stack_print_info(KERN_ERR);
-	show_backtrace((uint64_t)__builtin_frame_address(0));
+	dump_stack_lvl(KERN_ERR);
 	printk(KERN_ERR "turning off the locking correctness validator.\n");
 }
 

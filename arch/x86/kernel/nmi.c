@@ -31,10 +31,7 @@ static void print_backtrace(const struct trapframe *tf, int cpu)
 		return;
 	}
 	printk(KERN_WARNING "NMI backtrace for cpu %d\n", cpu);
-	dump_stack_print_info(KERN_WARNING);
-	show_regs(tf);
-	if (!trap_from_user(tf))
-		show_backtrace(tf->rbp);
+	show_trapframe(KERN_WARNING, tf);
 }
 
 void do_nmi(struct trapframe *tf)
@@ -91,12 +88,9 @@ static void backtrace_of(int cpu)
 void trigger_all_cpu_backtrace(void)
 {
 	int me = smp_processor_id();
-	uint64_t rbp;
 
 	printk(KERN_WARNING "NMI backtrace for cpu %d\n", me);
-	dump_stack_print_info(KERN_WARNING);
-	__asm__ volatile("mov %%rbp, %0" : "=r"(rbp));
-	show_backtrace(rbp);
+	dump_stack_lvl(KERN_WARNING);
 	if (cpu_online_mask() == 1UL << me)
 		return;
 	printk(KERN_INFO "Sending NMI from CPU %d to CPUs %s:\n", me,

@@ -29,10 +29,8 @@ static int call_turn; /* 1 while a caller posts and waits */
 static void take_call_turn(void)
 {
 	while (__atomic_exchange_n(&call_turn, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&call_turn, __ATOMIC_RELAXED)) {
-			smp_call_function_interrupt();
-			__asm__ volatile("pause");
-		}
+		while (__atomic_load_n(&call_turn, __ATOMIC_RELAXED))
+			cpu_relax_answering_calls();
 }
 
 static void give_call_turn(void) { __atomic_store_n(&call_turn, 0, __ATOMIC_RELEASE); }
@@ -96,4 +94,10 @@ void smp_call_function_interrupt(void)
 		__atomic_fetch_sub(&req->pending, 1, __ATOMIC_RELEASE);
 	}
 	irq_restore(flags);
+}
+
+void cpu_relax_answering_calls(void)
+{
+	smp_call_function_interrupt();
+	__asm__ volatile("pause");
 }

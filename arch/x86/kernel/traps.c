@@ -128,7 +128,8 @@ static bool stack_bounds(uint64_t p, uint64_t *lo, uint64_t *hi)
 	return false;
 }
 
-void dump_stack_print_info(const char *level)
+/* The line above a report's backtrace (Linux's dump_stack_print_info). */
+static void dump_stack_print_info(const char *level)
 {
 	char line[96];
 
@@ -156,6 +157,21 @@ void show_backtrace(uint64_t rbp)
 			break; /* frames go up the stack: anything else is corrupt */
 		rbp = frame[0];
 	}
+}
+
+/* noinline: the backtrace starts at this function's own frame. */
+__attribute__((noinline)) void dump_stack_lvl(const char *level)
+{
+	dump_stack_print_info(level);
+	show_backtrace((uint64_t)__builtin_frame_address(0));
+}
+
+void show_trapframe(const char *level, const struct trapframe *tf)
+{
+	dump_stack_print_info(level);
+	show_regs(tf);
+	if (!trap_from_user(tf))
+		show_backtrace(tf->rbp);
 }
 
 void show_regs(const struct trapframe *tf)
@@ -219,9 +235,7 @@ static void __noreturn die(const char *str, struct trapframe *tf)
 		machine_halt_with_error();
 	}
 	printk(KERN_EMERG "%s: %04lx [#%d] NOPTI\n", str, tf->error & 0xffff, oops_count);
-	dump_stack_print_info(KERN_EMERG);
-	show_regs(tf);
-	show_backtrace(tf->rbp);
+	show_trapframe(KERN_EMERG, tf);
 	printk(KERN_EMERG "Kernel panic - not syncing: Fatal exception\n");
 	machine_halt_with_error();
 }

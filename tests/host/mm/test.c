@@ -39,10 +39,9 @@ void leave_mm_everywhere(uint64_t pml4_phys)
 		mm_activate(NULL);
 }
 /* No big kernel lock on the host: mm_put's teardown lets go of none. */
-bool kernel_locked(void) { return false; }
-void lock_kernel(void) {}
-void unlock_kernel(void) {}
-void smp_call_function_interrupt(void) {}
+bool release_kernel_lock(void) { return false; }
+void reacquire_kernel_lock(bool was_held) { (void)was_held; }
+void cpu_relax_answering_calls(void) {}
 uint64_t boot_pml4[512];
 struct task *current;
 struct boot_info boot_info;
