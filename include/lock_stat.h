@@ -3,7 +3,7 @@
  * for the big kernel lock: how often it was taken, how often a CPU had to
  * wait for it, and for how long it was waited for and held.
  * kernel/locking/lock_stat.c keeps them and shows them in /proc/lock_stat;
- * they are gathered only while /proc/sys/kernel/lock_stat holds 1 (0 at
+ * they are gathered only while /proc/sys/kernel/lock_stat is not 0 (0 at
  * boot), and writing 0 to /proc/lock_stat clears them.
  *
  * The lock's holder updates its statistics, so the lock itself keeps them

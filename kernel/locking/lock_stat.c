@@ -20,7 +20,6 @@
 
 int lock_stat_enabled;
 
-extern struct lock_class_stats kernel_lock_stats;
 static struct lock_class_stats *const classes[] = { &kernel_lock_stats };
 
 uint64_t __lock_stat_clock(void) { return ktime_get_ns(); }
@@ -138,14 +137,18 @@ static int show_enabled(struct seq_file *m)
 	return 0;
 }
 
+/* Any integer, as Linux's proc_dointvec takes it: not 0 turns them on. */
 static int write_enabled(const char *buf, size_t count)
 {
-	if (!count || (buf[0] != '0' && buf[0] != '1'))
-		return -EINVAL;
+	int on, err = kstrtoint(buf, 10, &on);
+
+	(void)count;
+	if (err)
+		return err;
 	/* A lock held now was taken untimed: its release counts nothing. */
 	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
 		classes[i]->held_since = 0;
-	lock_stat_enabled = buf[0] - '0';
+	lock_stat_enabled = on;
 	return 0;
 }
 
