@@ -5,9 +5,10 @@
  *   private   each thread maps its own 64 pages, writes every page, checks
  *             what it wrote and unmaps them, 200 times over
  *   shared    every thread writes its own slot of each of the same 256
- *             fresh pages, all at once, so that several CPUs fault the
- *             same page together: every slot of every page must hold what
- *             its thread wrote (a page filled twice would lose a write)
+ *             fresh pages, the threads meeting before each page, so that
+ *             several CPUs fault the same page together: every slot of
+ *             every page must hold what its thread wrote (a page filled
+ *             twice would lose a write)
  *   fork      the threads fault fresh pages while the main thread forks 50
  *             children that check a page written before each fork
  *   unmap     the threads fault and write their pages while the main
@@ -114,6 +115,21 @@ static void private(const char *what, void (*meanwhile)(void))
 
 #define SHARED_PAGES 256
 static unsigned char *shared_area;
+static atomic_long arrivals;
+
+/*
+ * Wait until every thread has arrived before page i. Started together
+ * only once, the threads drift apart (a host that runs the CPUs' threads
+ * in turns lets one run ahead) and then each faults pages the other has
+ * already filled; meeting before every page keeps them faulting the same
+ * one, whatever the host does.
+ */
+static void meet_before_page(int i)
+{
+	atomic_fetch_add(&arrivals, 1);
+	while (atomic_load(&arrivals) < (long)(i + 1) * ncpus)
+		;
+}
 
 static void *shared_worker(void *arg)
 {
@@ -121,8 +137,10 @@ static void *shared_worker(void *arg)
 
 	pin_to(cpu);
 	start_together();
-	for (int i = 0; i < SHARED_PAGES; i++)
+	for (int i = 0; i < SHARED_PAGES; i++) {
+		meet_before_page(i);
 		shared_area[(size_t)i * PAGE + cpu] = (unsigned char)(cpu + 1);
+	}
 	return NULL;
 }
 
@@ -134,6 +152,7 @@ static long shared_round(void)
 	shared_area = map_anon(SHARED_PAGES * PAGE);
 	atomic_store(&ready, 0);
 	atomic_store(&go, 0);
+	atomic_store(&arrivals, 0);
 	run_workers(shared_worker, NULL);
 	for (int i = 0; i < SHARED_PAGES; i++)
 		for (int cpu = 0; cpu < ncpus; cpu++)
