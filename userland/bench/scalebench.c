@@ -6,6 +6,13 @@
  *
  *   scalebench SPINS CYCLES PROGRAM
  *
+ * Worker w runs on CPU w only (its children inherit the pin): a worker's
+ * fork, exec and wait then stay on its CPU, as the work of "one worker
+ * per CPU" should. Unpinned, a child may start on the idle CPU and every
+ * wake-up cross between CPUs; under QEMU, where an idle CPU's halt is a
+ * host thread's sleep, that made one worker's figure vary by 2.5x from
+ * boot to boot (and Linux's "scaling" reach 3.9 on two CPUs).
+ *
  * Each figure is the best of three tries. A line "scaling LABEL: X" gives
  * a ratio: for the CPU-bound pair, time at once / time one after the other
  * (0.5 is perfect on two CPUs, 1.0 is no parallelism); for fork+exec,
@@ -17,6 +24,7 @@
  * what they wait for; with one worker on one CPU, it is the share of the
  * work that cannot run on two CPUs at once.
  */
+#define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +46,18 @@ static void spin(long n)
 	sink = x;
 }
 
-/* Fork `workers` children that each run job(arg); wait for them all. */
+static void pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		perror("sched_setaffinity");
+}
+
+/* Fork `workers` children, child w pinned to CPU w, that each run
+ * job(arg); wait for them all. */
 static double run_workers(int workers, void (*job)(long, const char *), long arg, const char *prog)
 {
 	double t0 = now_us();
@@ -50,6 +69,7 @@ static double run_workers(int workers, void (*job)(long, const char *), long arg
 			exit(1);
 		}
 		if (pid == 0) {
+			pin_to_cpu(w);
 			job(arg, prog);
 			_exit(0);
 		}
