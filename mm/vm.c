@@ -181,6 +181,10 @@ static int __vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 	int err = user_range(start, len, &end);
 	if (err)
 		return err;
+	/* No area there, so no entry and no table of its own to free: the
+	 * common case of every map at a fresh address (exec maps 7 areas). */
+	if (!find_vma_intersection(mm, start, end))
+		return 0;
 	err = split_at(mm, start, end);
 	if (err)
 		return err;
