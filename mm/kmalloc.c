@@ -117,7 +117,7 @@ static void partial_remove(int cls, struct kpage *kp)
 /* A fresh slab for class cls, all objects free, on the partial list. */
 static struct kpage *new_slab(int cls)
 {
-	char *page = alloc_page();
+	char *page = alloc_page_nozero(); /* objects are handed out as they are */
 	if (!page)
 		return NULL;
 	slab_pages_add(1);
