@@ -10,6 +10,14 @@
  * exactly once.
  *
  * Walking up the parent links gives getcwd its answer (d_path).
+ *
+ * Looking a name up does not walk the directory's list: every linked
+ * dentry is also on a chain of a hash table, found from its parent and its
+ * name (Linux's dentry_hashtable). /usr/bin holds a thousand names, and
+ * each lookup of a command in it used to compare them one by one.
+ *
+ * The tree, the lists and the hash table are guarded by the big kernel
+ * lock (include/smp_lock.h), as are the reference counts.
  */
 #include "vfs.h"
 #include <mm.h>
@@ -79,6 +87,47 @@ void dput(struct dentry *dentry)
 	}
 }
 
+#define D_HASH_BITS 12
+static struct dentry *dentry_hashtable[1 << D_HASH_BITS];
+
+/* The hash of the name name[0..len) in the directory parent (FNV-1a,
+ * seeded with the parent's address). */
+static unsigned int d_hash_of(const struct dentry *parent, const char *name, size_t len)
+{
+	uint64_t h = 14695981039346656037UL ^ (uint64_t)parent;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211UL;
+	return (unsigned int)(h ^ (h >> 32));
+}
+
+static struct dentry **d_bucket(unsigned int hash)
+{
+	return &dentry_hashtable[hash & ((1 << D_HASH_BITS) - 1)];
+}
+
+static void d_hash_add(struct dentry *d)
+{
+	struct dentry **head;
+
+	d->d_hash = d_hash_of(d->d_parent, d->d_name, d->d_namelen);
+	head = d_bucket(d->d_hash);
+	d->d_hash_next = *head;
+	if (*head)
+		(*head)->d_hash_pprev = &d->d_hash_next;
+	d->d_hash_pprev = head;
+	*head = d;
+}
+
+static void d_hash_del(struct dentry *d)
+{
+	*d->d_hash_pprev = d->d_hash_next;
+	if (d->d_hash_next)
+		d->d_hash_next->d_hash_pprev = d->d_hash_pprev;
+	d->d_hash_next = NULL;
+	d->d_hash_pprev = NULL;
+}
+
 /* Append d to its parent's children with a fresh readdir position. */
 static void link_child(struct dentry *d)
 {
@@ -93,6 +142,7 @@ static void link_child(struct dentry *d)
 	p->d_last_child = d;
 	p->d_nr_children++;
 	d->d_flags |= DCACHE_LINKED;
+	d_hash_add(d);
 }
 
 static void unlink_child(struct dentry *d)
@@ -109,6 +159,7 @@ static void unlink_child(struct dentry *d)
 	d->d_prev = d->d_next = NULL;
 	p->d_nr_children--;
 	d->d_flags &= ~DCACHE_LINKED;
+	d_hash_del(d);
 }
 
 void d_add(struct dentry *dentry, struct inode *inode)
@@ -148,8 +199,11 @@ int d_move(struct dentry *dentry, struct dentry *new_parent, const char *name, s
 
 struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len)
 {
-	for (struct dentry *d = dir->d_first_child; d; d = d->d_next)
-		if (d->d_namelen == len && memcmp(d->d_name, name, len) == 0)
+	unsigned int hash = d_hash_of(dir, name, len);
+
+	for (struct dentry *d = *d_bucket(hash); d; d = d->d_hash_next)
+		if (d->d_hash == hash && d->d_parent == dir && d->d_namelen == len &&
+		    memcmp(d->d_name, name, len) == 0)
 			return dget(d);
 	return NULL;
 }

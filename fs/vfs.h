@@ -273,6 +273,8 @@ struct dentry {
 	/* A directory's children, in the order they were added. */
 	struct dentry *d_first_child, *d_last_child;
 	struct dentry *d_prev, *d_next; /* siblings */
+	/* Its chain in the name hash (fs/dcache.c), while linked. */
+	struct dentry *d_hash_next, **d_hash_pprev;
 	/* Position in the parent for readdir: grows with every child added, so
 	 * an offset stays meaningful while entries come and go. */
 	uint64_t d_pos;
@@ -282,6 +284,7 @@ struct dentry {
 	 * namespaces: a quick "no" for the questions below. */
 	unsigned int d_mounts;
 	unsigned int d_mount_roots;
+	unsigned int d_hash;            /* of its parent and name */
 	size_t d_namelen;
 	char *d_name;                   /* kmalloc'd, NUL-terminated */
 };
