@@ -188,14 +188,26 @@ long sys_reboot(unsigned magic1, unsigned magic2, unsigned cmd)
  * musl's and glibc's start-up and for AT_RANDOM. */
 static uint64_t rng_state;
 
+static uint64_t xorshift64(uint64_t x)
+{
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	return x;
+}
+
+/* Any CPU, with or without the big kernel lock (exec draws its addresses
+ * without it): the state moves on by one compare-and-swap, so that two
+ * CPUs never draw the same number. */
 uint64_t get_random_u64(void)
 {
-	if (!rng_state)
-		rng_state = rdtsc() | 1;
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dUL;
+	uint64_t old = __atomic_load_n(&rng_state, __ATOMIC_RELAXED), new;
+
+	do
+		new = xorshift64(old ? old : rdtsc() | 1);
+	while (!__atomic_compare_exchange_n(&rng_state, &old, new, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED));
+	return new * 0x2545f4914f6cdd1dUL;
 }
 
 #define GRND_NONBLOCK 1
