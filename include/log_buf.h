@@ -31,9 +31,31 @@ struct log_cursor {
 	uint64_t pos;           /* the record's place in the buffer */
 };
 
+/*
+ * The log's lock: one writer or reader at a time, on any CPU, with or
+ * without the big kernel lock; interrupts are off while it is held.
+ * printk holds it for a whole message, console output included, so that
+ * the lines of two CPUs never mix. A CPU that comes in again while it
+ * holds it (an NMI, a fault inside printk) goes on without waiting, as
+ * Linux's printk does. Not a validated spinlock: the validator reports
+ * through printk. It nests inside every other lock and takes none.
+ */
+struct log_lock_state {
+	uint64_t irq;
+	bool taken;
+};
+void log_lock(struct log_lock_state *st);
+void log_unlock(const struct log_lock_state *st);
+void log_lock_bust(void); /* panic: whoever held it will not let go */
+
 /* Append a record (text need not be NUL-terminated; longer than
- * LOG_LINE_MAX is cut) and wake the readers that wait for one. */
+ * LOG_LINE_MAX is cut). */
 void log_store(int facility, int level, const char *text, size_t len);
+
+/* Wake the readers waiting for a record: now under the big kernel lock,
+ * else at the next tick (log_readers_to_wake says one is due). */
+void log_wake_readers(void);
+bool log_readers_to_wake(void);
 
 /* A cursor at the oldest record kept, or just after the newest. */
 void log_cursor_first(struct log_cursor *c);

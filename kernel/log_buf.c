@@ -16,8 +16,14 @@
  *    seq_next the next to be written. A reader's cursor holds a sequence
  *    number and a counter; if its sequence number fell below seq_first, its
  *    record is gone and the reader is told (-EPIPE).
- *  - Writers are printk (any context, even an interrupt or a fault
- *    handler) and /dev/kmsg: storing happens with interrupts off.
+ *  - Writers are printk (any context, even an interrupt, a fault handler
+ *    or an NMI, on any CPU, with or without the big kernel lock) and
+ *    /dev/kmsg; readers are syslog(2) and /dev/kmsg. All go through
+ *    log_lock (log_buf.h), with interrupts off.
+ *  - Waking the readers that wait for a record walks the task list, which
+ *    the big kernel lock guards: a writer without it leaves the wake-up
+ *    to the next CPU that holds it (log_wake_readers; Linux defers it too,
+ *    to an irq_work).
  *  - syslog(2) keeps two cursors of its own, as Linux does: one for the
  *    consuming read (action 2) and the "clear" point (action 5) from
  *    which actions 3 and 4 read everything.
@@ -28,6 +34,7 @@
 #include <mm.h>
 #include <poll.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <timekeeping.h>
 #include <uaccess.h>
@@ -56,6 +63,52 @@ static struct log_hdr *hdr_at(uint64_t pos)
 	return (struct log_hdr *)(log_buf + pos % LOG_BUF_LEN);
 }
 
+/* The CPU that holds log_lock, -1 for none. */
+static int log_owner = -1;
+static bool readers_to_wake;
+
+void log_lock(struct log_lock_state *st)
+{
+	int me = smp_processor_id(), none = -1;
+
+	st->irq = irq_save();
+	st->taken = __atomic_load_n(&log_owner, __ATOMIC_RELAXED) != me;
+	if (!st->taken)
+		return; /* this CPU holds it already: an NMI, a fault in printk */
+	while (!__atomic_compare_exchange_n(&log_owner, &none, me, false, __ATOMIC_ACQUIRE,
+					    __ATOMIC_RELAXED)) {
+		none = -1;
+		__asm__ volatile("pause");
+	}
+}
+
+void log_unlock(const struct log_lock_state *st)
+{
+	if (st->taken)
+		__atomic_store_n(&log_owner, -1, __ATOMIC_RELEASE);
+	irq_restore(st->irq);
+}
+
+void log_lock_bust(void)
+{
+	__atomic_store_n(&log_owner, -1, __ATOMIC_RELEASE);
+}
+
+void log_wake_readers(void)
+{
+	if (!kernel_locked()) {
+		__atomic_store_n(&readers_to_wake, true, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_store_n(&readers_to_wake, false, __ATOMIC_RELAXED);
+	poll_wakeup(&log_wait);
+}
+
+bool log_readers_to_wake(void)
+{
+	return __atomic_load_n(&readers_to_wake, __ATOMIC_RELAXED);
+}
+
 static void drop_oldest(void)
 {
 	struct log_hdr *h = hdr_at(tail);
@@ -70,7 +123,8 @@ void log_store(int facility, int level, const char *text, size_t len)
 	if (len > LOG_LINE_MAX)
 		len = LOG_LINE_MAX;
 	uint32_t size = ALIGN_UP(sizeof(struct log_hdr) + len, REC_ALIGN);
-	uint64_t flags = irq_save();
+	struct log_lock_state st;
+	log_lock(&st);
 	uint64_t off = head % LOG_BUF_LEN;
 	uint64_t pad = off + size > LOG_BUF_LEN ? LOG_BUF_LEN - off : 0;
 
@@ -90,24 +144,27 @@ void log_store(int facility, int level, const char *text, size_t len)
 	memcpy(h + 1, text, len);
 	head += size;
 	seq_next++;
-	irq_restore(flags);
-	poll_wakeup(&log_wait);
+	log_unlock(&st);
 }
 
 void log_cursor_first(struct log_cursor *c)
 {
-	uint64_t flags = irq_save();
+	struct log_lock_state st;
+
+	log_lock(&st);
 	c->seq = seq_first;
 	c->pos = tail;
-	irq_restore(flags);
+	log_unlock(&st);
 }
 
 void log_cursor_end(struct log_cursor *c)
 {
-	uint64_t flags = irq_save();
+	struct log_lock_state st;
+
+	log_lock(&st);
 	c->seq = seq_next;
 	c->pos = head;
-	irq_restore(flags);
+	log_unlock(&st);
 }
 
 bool log_cursor_more(const struct log_cursor *c)
@@ -117,8 +174,10 @@ bool log_cursor_more(const struct log_cursor *c)
 
 int log_read(struct log_cursor *c, struct log_record *rec, char *text, size_t size)
 {
-	uint64_t flags = irq_save();
+	struct log_lock_state st;
 	int ret = 1;
+
+	log_lock(&st);
 
 	if (c->seq < seq_first) {
 		c->seq = seq_first;
@@ -145,7 +204,7 @@ int log_read(struct log_cursor *c, struct log_record *rec, char *text, size_t si
 		c->pos += h->size;
 		c->seq++;
 	}
-	irq_restore(flags);
+	log_unlock(&st);
 	return ret;
 }
 

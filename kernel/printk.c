@@ -197,6 +197,9 @@ static void console_emit(const char *s, size_t len)
  */
 void printk_emit(int facility, int level, const char *text)
 {
+	struct log_lock_state st;
+
+	log_lock(&st);
 	while (*text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
@@ -209,6 +212,8 @@ void printk_emit(int facility, int level, const char *text)
 		}
 		text += nl ? len + 1 : len;
 	}
+	log_unlock(&st);
+	log_wake_readers();
 }
 
 void vprintk(const char *fmt, va_list ap)
@@ -239,6 +244,7 @@ void panic(const char *fmt, ...)
 	uint64_t rbp;
 
 	cli();
+	log_lock_bust();
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);

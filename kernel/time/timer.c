@@ -4,6 +4,7 @@
  * if it interrupted user code, lets the scheduler pick another task.
  */
 #include <kernel.h>
+#include <log_buf.h>
 #include <profile.h>
 #include <sched.h>
 #include <trap.h>
@@ -20,6 +21,10 @@ static void timer_interrupt(struct trapframe *tf)
 	profile_tick(tf);
 	sched_tick(trap_from_user(tf));
 	sched_tick_global();
+	/* Work left for a holder of the big kernel lock, as this handler is
+	 * (Linux's irq_work, run from the tick): a printk without it. */
+	if (log_readers_to_wake())
+		log_wake_readers();
 }
 
 void timer_init(void)
