@@ -382,6 +382,8 @@ void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
 struct mm_counts {
 	uint64_t total, rss, file_rss, data, stack, pt_pages;
 };
+/* The sizes of mm's areas and pages (/proc, the OOM killer), read under
+ * its mmap_lock: the caller holds none of it. */
 void mm_count(struct mm *mm, struct mm_counts *c);
 
 /*

@@ -81,7 +81,11 @@ struct vma *vma_find(struct mm *mm, uint64_t addr)
 static void vma_free(struct vma *v)
 {
 	if (v->vm_file) {
-		shm_area_close(v->vm_file); /* a System V segment's detach */
+		/* A System V segment's detach: only a shared area can be one
+		 * (and exec, which frees private areas without the big kernel
+		 * lock, never walks the segments). */
+		if (v->flags & VM_SHARED)
+			shm_area_close(v->vm_file);
 		fput(v->vm_file);
 	}
 	kfree(v);
@@ -562,27 +566,29 @@ int expand_stack(struct mm *mm, uint64_t addr)
 	return with_mmap_write_lock(mm, __expand_stack(mm, addr));
 }
 
+/* Unmap from mm the pages of inode from index from_index on. */
+static void unmap_mapping_in(struct mm *mm, struct inode *inode, uint64_t from_index)
+{
+	mmap_write_lock(mm);
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		uint64_t start = v->start;
+
+		if (!vma_backing_file(v) || file_inode(v->vm_file) != inode ||
+		    v->vm_pgoff + ((v->end - v->start) >> PAGE_SHIFT) <= from_index)
+			continue;
+		if (from_index > v->vm_pgoff)
+			start += (from_index - v->vm_pgoff) << PAGE_SHIFT;
+		pgtable_unmap(mm->pml4, start, v->end);
+		tlb_flush_range(mm->pml4, start, v->end);
+	}
+	mmap_write_unlock(mm);
+}
+
 void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 {
-	for (struct task *t = first_task(); t; t = t->next_task) {
-		struct mm *mm = t->mm;
-
-		if (!mm)
-			continue;
-		for (struct vma *v = mm->vmas; v; v = v->next) {
-			uint64_t start = v->start;
-
-			if (!vma_backing_file(v) || file_inode(v->vm_file) != inode ||
-			    v->vm_pgoff + ((v->end - v->start) >> PAGE_SHIFT) <= from_index)
-				continue;
-			if (from_index > v->vm_pgoff)
-				start += (from_index - v->vm_pgoff) << PAGE_SHIFT;
-			mmap_write_lock(mm);
-			pgtable_unmap(mm->pml4, start, v->end);
-			tlb_flush_range(mm->pml4, start, v->end);
-			mmap_write_unlock(mm);
-		}
-	}
+	for (struct task *t = first_task(); t; t = t->next_task)
+		if (t->mm)
+			unmap_mapping_in(t->mm, inode, from_index);
 }
 
 void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
@@ -597,16 +603,23 @@ void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
 	}
 }
 
+static bool writably_maps(struct mm *mm, struct inode *inode)
+{
+	bool found = false;
+
+	mmap_read_lock(mm);
+	for (struct vma *v = mm->vmas; v && !found; v = v->next)
+		found = v->vm_file && file_inode(v->vm_file) == inode &&
+			(v->flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE);
+	mmap_read_unlock(mm);
+	return found;
+}
+
 bool mapping_writably_mapped(struct inode *inode)
 {
-	for (struct task *t = first_task(); t; t = t->next_task) {
-		if (!t->mm)
-			continue;
-		for (struct vma *v = t->mm->vmas; v; v = v->next)
-			if (v->vm_file && file_inode(v->vm_file) == inode &&
-			    (v->flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE))
-				return true;
-	}
+	for (struct task *t = first_task(); t; t = t->next_task)
+		if (t->mm && writably_maps(t->mm, inode))
+			return true;
 	return false;
 }
 
@@ -842,6 +855,7 @@ static uint64_t count_tables(const uint64_t *table, int level, int limit)
 void mm_count(struct mm *mm, struct mm_counts *c)
 {
 	memset(c, 0, sizeof(*c));
+	mmap_read_lock(mm);
 	for (struct vma *v = mm->vmas; v; v = v->next) {
 		uint64_t pages = (v->end - v->start) >> PAGE_SHIFT, rss = c->rss;
 		c->total += pages;
@@ -855,4 +869,5 @@ void mm_count(struct mm *mm, struct mm_counts *c)
 	}
 	/* The user half only: entries 0..255 of the top table. */
 	c->pt_pages = count_tables(mm->pml4, 4, 256);
+	mmap_read_unlock(mm);
 }

@@ -78,8 +78,10 @@ void count_user_pages(struct user_page_stats *s)
 	for (struct task *t = first_task(); t; t = t->next_task) {
 		if (!t->mm)
 			continue;
+		mmap_read_lock(t->mm); /* t may be building it in execve */
 		for (const struct vma *v = t->mm->vmas; v; v = v->next)
 			count_area(s, seen, t->mm, v);
+		mmap_read_unlock(t->mm);
 	}
 	kfree(seen);
 }

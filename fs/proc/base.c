@@ -294,9 +294,12 @@ static int show_status(struct seq_file *m, struct task *t)
 		uint64_t text = ALIGN_UP(t->mm->end_code, PAGE_SIZE) - ALIGN_DOWN(t->mm->start_code, PAGE_SIZE);
 
 		mm_count(t->mm, &c);
+		mmap_read_lock(t->mm);
+		uint64_t locked = mm_locked_pages(t->mm, 0, TASK_SIZE);
+		mmap_read_unlock(t->mm);
 		seq_printf(m, "VmPeak:\t%8lu kB\nVmSize:\t%8lu kB\nVmLck:\t%8lu kB\nVmPin:\t%8d kB\n",
 			   (unsigned long)c.total * 4, (unsigned long)c.total * 4,
-			   (unsigned long)mm_locked_pages(t->mm, 0, TASK_SIZE) * 4, 0);
+			   (unsigned long)locked * 4, 0);
 		seq_printf(m, "VmHWM:\t%8lu kB\nVmRSS:\t%8lu kB\nRssAnon:\t%8lu kB\n"
 			   "RssFile:\t%8d kB\nRssShmem:\t%8d kB\n",
 			   (unsigned long)c.rss * 4, (unsigned long)c.rss * 4, (unsigned long)c.rss * 4, 0, 0);
@@ -993,7 +996,8 @@ static bool parse_area_name(const char *name, size_t len, uint64_t *start, uint6
 }
 
 /* The area of t's memory that is exactly [start, end) and maps a file,
- * and its index; NULL if none. */
+ * and its index; NULL if none. The caller read-holds t->mm's mmap_lock
+ * while it uses the area (t may be building its memory in execve). */
 static struct vma *exact_file_area(struct task *t, uint64_t start, uint64_t end, int *index)
 {
 	int i = 0;
@@ -1004,6 +1008,18 @@ static struct vma *exact_file_area(struct task *t, uint64_t start, uint64_t end,
 			return v;
 		}
 	return NULL;
+}
+
+static void task_mmap_read_lock(struct task *t)
+{
+	if (t->mm)
+		mmap_read_lock(t->mm);
+}
+
+static void task_mmap_read_unlock(struct task *t)
+{
+	if (t->mm)
+		mmap_read_unlock(t->mm);
 }
 
 static char *shmem_link(struct task *t, char *buf, size_t size)
@@ -1025,20 +1041,26 @@ static struct dentry *proc_map_files_lookup(struct inode *dir, struct dentry *pa
 		return NULL;
 	if (t->mm && !ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
 		return ERR_PTR(-EACCES);
-	if (!(v = exact_file_area(t, start, end, &index)))
+	task_mmap_read_lock(t);
+	if (!(v = exact_file_area(t, start, end, &index))) {
+		task_mmap_read_unlock(t);
 		return NULL;
+	}
 	/* As fd/N, the link's mode tells how the file was opened. */
 	unsigned int fmode = v->vm_file->f_mode;
 	struct inode *inode = pid_inode(dir->i_sb, t, S_IFLNK | ((fmode & FMODE_READ) ? 0400 : 0) |
 				       ((fmode & FMODE_WRITE) ? 0200 : 0),
 				       pid_ino(t->pid, MAP_FILES_INO_BASE + (index & 0xfff)));
-	if (!inode)
+	if (!inode) {
+		task_mmap_read_unlock(t);
 		return ERR_PTR(-ENOMEM);
+	}
 	PROC_I(inode)->vm_start = start;
 	PROC_I(inode)->vm_end = end;
 	/* Shared anonymous memory is shown as Linux names its file. */
 	inode = v->flags & VM_SHMEM ? link_inode(inode, shmem_link, t, NULL) :
 				       link_inode(inode, NULL, t, v->vm_file);
+	task_mmap_read_unlock(t);
 	if (!IS_ERR_OR_NULL(inode))
 		inode->i_size = 64; /* what Linux's lstat says of every one */
 	return finish_lookup(parent, name, len, inode);
@@ -1052,12 +1074,15 @@ static struct dentry *map_files_dentry(struct task *t, uint64_t start, uint64_t 
 	int index;
 	struct vma *v;
 
+	struct dentry *d;
+
 	if (!capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
 		return ERR_PTR(-EPERM);
+	task_mmap_read_lock(t);
 	v = exact_file_area(t, start, end, &index);
-	if (!v)
-		return ERR_PTR(-ENOENT);
-	return v->vm_file->f_dentry ? dget(v->vm_file->f_dentry) : NULL;
+	d = !v ? ERR_PTR(-ENOENT) : v->vm_file->f_dentry ? dget(v->vm_file->f_dentry) : NULL;
+	task_mmap_read_unlock(t);
+	return d;
 }
 
 static int proc_map_files_readdir(struct file *file, struct dir_context *ctx)
@@ -1073,6 +1098,8 @@ static int proc_map_files_readdir(struct file *file, struct dir_context *ctx)
 		return 0;
 	if (t->mm && !ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS))
 		return -EACCES;
+	/* dir_emit fills a kernel buffer (fs/readdir.c): no fault under the lock. */
+	task_mmap_read_lock(t);
 	for (struct vma *v = t->mm ? t->mm->vmas : NULL; v; v = v->next, index++) {
 		char name[40];
 		if (!v->vm_file || pos++ < ctx->pos)
@@ -1080,9 +1107,10 @@ static int proc_map_files_readdir(struct file *file, struct dir_context *ctx)
 		snprintf(name, sizeof(name), "%lx-%lx", (unsigned long)v->start, (unsigned long)v->end);
 		if (!dir_emit(ctx, name, strlen(name), pid_ino(t->pid, MAP_FILES_INO_BASE + (index & 0xfff)),
 			      DT_LNK))
-			return 0;
+			break;
 		ctx->pos = pos;
 	}
+	task_mmap_read_unlock(t);
 	return 0;
 }
 

@@ -53,11 +53,12 @@ static void mem_release(struct inode *inode, struct file *file)
  * with FOLL_FORCE.) */
 static bool mem_reachable(struct mm *mm, uint64_t va, bool write)
 {
+	mmap_read_lock(mm);
 	const struct vma *v = vma_find(mm, va);
-
-	if (!v || (v->vm_special && (write || v->vm_special->no_remote_access)))
-		return false;
-	return !write || (v->flags & VM_WRITE) || !(v->flags & VM_SHARED);
+	bool ok = v && !(v->vm_special && (write || v->vm_special->no_remote_access)) &&
+		  (!write || (v->flags & VM_WRITE) || !(v->flags & VM_SHARED));
+	mmap_read_unlock(mm);
+	return ok;
 }
 
 /* Copy up to len bytes between buf and mm at va, page by page, stopping

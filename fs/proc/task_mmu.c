@@ -152,10 +152,12 @@ int show_maps(struct seq_file *m, struct task *t)
 {
 	if (!t->mm)
 		return 0;
+	mmap_read_lock(t->mm); /* t may be building it in execve (fs/exec.c) */
 	for (struct vma *v = t->mm->vmas; v; v = v->next) {
 		show_map_vma(m, t->mm, v);
 		seq_putc(m, '\n');
 	}
+	mmap_read_unlock(t->mm);
 	return 0;
 }
 
@@ -235,6 +237,7 @@ int show_smaps(struct seq_file *m, struct task *t)
 {
 	if (!t->mm)
 		return 0;
+	mmap_read_lock(t->mm);
 	for (struct vma *v = t->mm->vmas; v; v = v->next) {
 		struct smaps_stats s = { 0 };
 
@@ -253,6 +256,7 @@ int show_smaps(struct seq_file *m, struct task *t)
 			seq_printf(m, "ProtectionKey:  %8u\n", 0);
 		show_vm_flags(m, v);
 	}
+	mmap_read_unlock(t->mm);
 	return 0;
 }
 
@@ -264,12 +268,14 @@ int show_smaps_rollup(struct seq_file *m, struct task *t)
 
 	if (!t->mm)
 		return 0;
+	mmap_read_lock(t->mm);
 	for (struct vma *v = t->mm->vmas; v; v = v->next) {
 		if (v == t->mm->vmas)
 			start = v->start;
 		end = v->end;
 		gather_stats(t->mm, v, &s);
 	}
+	mmap_read_unlock(t->mm);
 	size_t line = m->count;
 	show_vma_header(m, start, end, "---p", 0, 0, 0);
 	pad_name(m, line, "[rollup]");
