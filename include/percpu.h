@@ -50,6 +50,10 @@ struct percpu {
 	uint64_t *gdt;            /* and its GDT */
 	uint64_t active_pml4;     /* CR3's table (physical), read by TLB shootdowns */
 	bool ldt_loaded;          /* LDTR holds a process's table (ldt.c) */
+	/* mmap_locks held without the big kernel lock, and the interrupt
+	 * flag from before the first (mm/vm.c, mmap_read_lock). */
+	unsigned int mmap_irq_depth;
+	uint64_t mmap_irq_flags;
 };
 
 _Static_assert(offsetof(struct percpu, self) == PCPU_SELF, "entry.S");

@@ -184,8 +184,8 @@ struct mm *mm_get(struct mm *mm);       /* users++ */
  * mm), as Linux's functions of these names. */
 void mmap_read_lock(struct mm *mm);
 void mmap_write_lock(struct mm *mm);
-static inline void mmap_read_unlock(struct mm *mm) { read_unlock(&mm->mmap_lock); }
-static inline void mmap_write_unlock(struct mm *mm) { write_unlock(&mm->mmap_lock); }
+void mmap_read_unlock(struct mm *mm);
+void mmap_write_unlock(struct mm *mm);
 /* users--; at 0 frees every page and table, letting the big kernel lock
  * go meanwhile: no task may point to mm by then, and the caller holds no
  * spinlock. */

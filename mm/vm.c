@@ -639,13 +639,64 @@ static void free_areas(struct mm *mm)
 	}
 }
 
+/*
+ * A CPU that holds an mmap_lock without the big kernel lock keeps
+ * interrupts off: an interrupt handler takes the big lock, and its holder
+ * may be waiting for this very mmap_lock (a /proc reader, a fault), so
+ * neither would go on. The first such lock turns them off, the last
+ * unlock turns them back on; a CPU that holds the big lock needs nothing.
+ * So the big lock is neither taken nor let go while an mmap_lock is held.
+ */
+static void mmap_lock_irqs_off(void)
+{
+	uint64_t flags;
+	unsigned int depth;
+
+	if (kernel_locked())
+		return;
+	flags = irq_save();
+	depth = this_cpu_read(mmap_irq_depth);
+	if (depth == 0)
+		this_cpu_write(mmap_irq_flags, flags);
+	this_cpu_write(mmap_irq_depth, depth + 1);
+}
+
+static void mmap_unlock_irqs_back(void)
+{
+	unsigned int depth;
+
+	if (kernel_locked())
+		return;
+	depth = this_cpu_read(mmap_irq_depth) - 1;
+	this_cpu_write(mmap_irq_depth, depth);
+	if (depth == 0)
+		irq_restore(this_cpu_read(mmap_irq_flags));
+}
+
 void mmap_read_lock(struct mm *mm)
 {
+	mmap_lock_irqs_off();
 	while (!read_trylock(&mm->mmap_lock))
 		cpu_relax_answering_calls();
 }
 
-void mmap_write_lock(struct mm *mm) { write_lock_relax(&mm->mmap_lock, cpu_relax_answering_calls); }
+void mmap_write_lock(struct mm *mm)
+{
+	mmap_lock_irqs_off();
+	write_lock_relax(&mm->mmap_lock, cpu_relax_answering_calls);
+}
+
+void mmap_read_unlock(struct mm *mm)
+{
+	read_unlock(&mm->mmap_lock);
+	mmap_unlock_irqs_back();
+}
+
+void mmap_write_unlock(struct mm *mm)
+{
+	write_unlock(&mm->mmap_lock);
+	mmap_unlock_irqs_back();
+}
 
 /* One place initialises an address space's locks, so that they are one
  * lock class each for the validator (include/lockdep.h). */
@@ -769,11 +820,7 @@ static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 	bool locked = release_kernel_lock();
 	int err;
 
-	/* Interrupts off while mmap_lock is held, as in the unlocked fault:
-	 * an interrupt handler would wait for the big kernel lock, whose
-	 * holder may be waiting for our mmap_lock. */
-	uint64_t flags = irq_save();
-	mmap_write_lock(parent);
+	mmap_write_lock(parent); /* and interrupts off (mmap_write_lock) */
 	err = copy_areas(mm, parent);
 	for (struct vma *v = parent->vmas; v && !err; v = v->next)
 		if (fork_copies_pages(v))
@@ -783,7 +830,6 @@ static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 	 * flush the parent would write into frames the child sees. */
 	tlb_flush_all(parent->pml4);
 	mmap_write_unlock(parent);
-	irq_restore(flags);
 	reacquire_kernel_lock(locked);
 	return err;
 }

@@ -95,6 +95,7 @@ uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end) { (void)mm
 /* One thread on the host: nothing to lock, and the big lock always held
  * (the log wakes its readers at once). */
 void mmap_read_lock(struct mm *mm) { (void)mm; }
+void mmap_read_unlock(struct mm *mm) { (void)mm; }
 bool kernel_locked(void) { return true; }
 unsigned page_count(const void *page) { (void)page; return 1; }
 void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
