@@ -55,6 +55,7 @@
 #include <personality.h>
 #include <random.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <uaccess.h>
 #include <vdso.h>
@@ -478,7 +479,7 @@ static int elf_read_interp(struct linux_binprm *bprm, struct elf_image *img)
  * address-space randomization unless the personality or the sysctl says
  * not to, the mmap layout, and the stack at its (random) top.
  */
-static int elf_begin_new_exec(struct linux_binprm *bprm, struct elf_image *img)
+static int elf_begin_new_exec(struct linux_binprm *bprm)
 {
 	int retval = begin_new_exec(bprm);
 
@@ -489,8 +490,7 @@ static int elf_begin_new_exec(struct linux_binprm *bprm, struct elf_image *img)
 	if (!(current->personality & ADDR_NO_RANDOMIZE) && randomize_va_space)
 		current->flags |= PF_RANDOMIZE;
 	setup_new_exec(bprm);
-	retval = setup_arg_pages(bprm, randomize_stack_top(STACK_TOP), img->executable_stack);
-	return retval < 0 ? retval : 0;
+	return 0;
 }
 
 /* ---- The load bias. ---- */
@@ -711,6 +711,43 @@ static uint64_t elf_set_brk(struct linux_binprm *bprm, struct elf_image *img)
 	return bss_end;
 }
 
+/*
+ * The new program's address space, built: the stack moved to its place,
+ * the segments, the interpreter, the vDSO, the stack's tables, brk.
+ * Returns the end of the bss in *bss_end, or -errno.
+ *
+ * From begin_new_exec on, the address space is current's alone (de_thread
+ * left no other thread, a vfork parent has its own back), and other CPUs
+ * look into it only under its mmap_lock (include/vm.h), which each step
+ * below takes to change it; what else the steps use has a lock of its
+ * own (frames, kmalloc, random numbers, the log) or is the exec's (bprm,
+ * the files it holds open). So the big kernel lock is let go meanwhile,
+ * and other CPUs' system calls run while this one builds (half of an
+ * execve's work). A fault on the new memory takes the lock by itself
+ * (arch/x86/kernel/traps.c).
+ */
+static int elf_build_mm(struct linux_binprm *bprm, struct elf_image *img, uint64_t *bss_end)
+{
+	bool locked = release_kernel_lock();
+	int retval = setup_arg_pages(bprm, randomize_stack_top(STACK_TOP), img->executable_stack);
+
+	if (retval == 0)
+		retval = elf_map_segments(bprm, img);
+	if (retval == 0)
+		retval = elf_entry_point(img);
+	/* The vDSO and its data page (ARCH_SETUP_ADDITIONAL_PAGES). */
+	if (retval == 0)
+		retval = arch_setup_additional_pages(current->mm);
+	if (retval >= 0)
+		retval = create_elf_tables(bprm, img);
+	if (retval >= 0) {
+		*bss_end = elf_set_brk(bprm, img);
+		retval = 0;
+	}
+	reacquire_kernel_lock(locked);
+	return retval;
+}
+
 /* Everything the image holds, given back (the interpreter's file too). */
 static void elf_free_image(struct elf_image *img)
 {
@@ -741,23 +778,12 @@ static int load_elf_binary(struct linux_binprm *bprm)
 	if (retval)
 		goto out;
 	/* ---- THE POINT OF NO RETURN: from here, a failure kills. ---- */
-	retval = elf_begin_new_exec(bprm, &img);
+	retval = elf_begin_new_exec(bprm);
 	if (retval)
 		goto out;
-	retval = elf_map_segments(bprm, &img);
+	retval = elf_build_mm(bprm, &img, &bss_end);
 	if (retval)
 		goto out;
-	retval = elf_entry_point(&img);
-	if (retval)
-		goto out;
-	/* The vDSO and its data page (ARCH_SETUP_ADDITIONAL_PAGES). */
-	retval = arch_setup_additional_pages(current->mm);
-	if (retval < 0)
-		goto out;
-	retval = create_elf_tables(bprm, &img);
-	if (retval < 0)
-		goto out;
-	bss_end = elf_set_brk(bprm, &img);
 	exec_trace_elf(bprm, img.ex.e_type == ET_DYN, img.interp_path, img.load_bias,
 		       img.interp_load_addr, img.elf_entry, bss_end);
 	start_thread(current->tf, img.elf_entry, bprm->p);

@@ -70,6 +70,7 @@
 #include <personality.h>
 #include <sched.h>
 #include <security.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <syscalls.h>
 #include <trap.h>
@@ -196,6 +197,30 @@ static char *getname_kernel(const char *filename)
 }
 
 /*
+ * The file name, at the very top of the new stack (AT_EXECFN points to
+ * it), then the environment and the arguments. The new address space is
+ * bprm's alone until begin_new_exec, and the strings are read through the
+ * usual user copies (a fault takes the big kernel lock by itself): the
+ * lock is let go meanwhile, so that other CPUs' calls run while this one
+ * copies.
+ */
+static int copy_exec_strings(struct linux_binprm *bprm, const char __user *const __user *argv,
+			     const char __user *const __user *envp)
+{
+	bool locked = release_kernel_lock();
+	int retval = copy_string_kernel(bprm->filename, bprm);
+
+	if (retval >= 0) {
+		bprm->exec = bprm->p;
+		retval = copy_strings(bprm->envc, envp, bprm);
+	}
+	if (retval >= 0)
+		retval = copy_strings(bprm->argc, argv, bprm);
+	reacquire_kernel_lock(locked);
+	return retval;
+}
+
+/*
  * Build the exec from user memory, in Linux 6.1's order. Takes over
  * filename (or its error: getname's failure is the exec's).
  */
@@ -245,17 +270,7 @@ static int do_execveat_common(int fd, char *filename, const char __user *const _
 	if (retval < 0)
 		goto out_free;
 
-	/* The file name goes first, at the very top: AT_EXECFN points to it. */
-	retval = copy_string_kernel(bprm->filename, bprm);
-	if (retval < 0)
-		goto out_free;
-	bprm->exec = bprm->p;
-
-	retval = copy_strings(bprm->envc, envp, bprm);
-	if (retval < 0)
-		goto out_free;
-
-	retval = copy_strings(bprm->argc, argv, bprm);
+	retval = copy_exec_strings(bprm, argv, envp);
 	if (retval < 0)
 		goto out_free;
 
@@ -1173,12 +1188,8 @@ int setup_arg_pages(struct linux_binprm *bprm, uint64_t stack_top, int executabl
 	ret = vma_protect(mm, vma->start, vma->end - vma->start, flags);
 	if (ret)
 		return ret;
-	if (flags & VM_EXEC) {
-		static bool warned; /* Linux: pr_warn_once */
-		if (!warned)
-			pr_warn("process '%s' started with executable stack\n", bprm->interp);
-		warned = true;
-	}
+	if (flags & VM_EXEC)
+		pr_warn_once("process '%s' started with executable stack\n", bprm->interp);
 
 	/* Move the pages (their page-table entries) down. */
 	vma = vma_find(mm, STACK_TOP - 1);

@@ -92,13 +92,12 @@ void printk_emit(int facility, int level, const char *text);
 #define pr_debug(...) printk(KERN_DEBUG __VA_ARGS__)
 /* Once per boot. Two CPUs racing here may both print: a repeated warning
  * is harmless, and a lock would cost every caller. */
+/* Once, even when two CPUs come at the same moment. */
 #define pr_warn_once(...)                                                      \
 	do {                                                                   \
 		static bool printed_once;                                      \
-		if (!printed_once) {                                           \
-			printed_once = true;                                   \
+		if (!__atomic_exchange_n(&printed_once, true, __ATOMIC_RELAXED)) \
 			pr_warn(__VA_ARGS__);                                  \
-		}                                                              \
 	} while (0)
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)

@@ -178,6 +178,10 @@ void start_thread(struct trapframe *regs, uint64_t new_ip, uint64_t new_sp)
 	started = true;
 }
 
+/* One thread: the big kernel lock is never let go (elf_build_mm). */
+bool release_kernel_lock(void) { return false; }
+void reacquire_kernel_lock(bool was_held) { (void)was_held; }
+
 /* No randomness: the same input takes the same path. */
 uint64_t get_random_u64(void) { return 0; }
 uint64_t arch_mmap_rnd(void) { return 0; }
