@@ -118,23 +118,27 @@ static inline struct file *vma_backing_file(const struct vma *v)
 
 /*
  * Locks of an address space. The big kernel lock serializes most of the
- * kernel, but two users of an address space run without it: the page
+ * kernel, but three users of an address space run without it: the page
  * fault of anonymous memory from user mode (handle_anon_fault_unlocked,
- * mm/fault.c) and fork's copy of the parent's areas and entries (mm_fork,
- * mm/vm.c); these two locks keep them and the rest apart. Order,
- * outermost first:
+ * mm/fault.c), fork's copy of the parent's areas and entries (mm_fork,
+ * mm/vm.c), and execve building the new program's (copy_exec_strings,
+ * fs/exec.c; elf_build_mm, fs/binfmt_elf.c); these two locks keep them
+ * and the rest apart. Order, outermost first:
  *     big kernel lock  >  mmap_lock  >  page_table_lock  >  a CPU's
  *     free-frame list lock  >  zone_lock (the page allocator's, both in
  *     mm/page_alloc.c)
  * mmap_lock: the list of areas, and the tables, which stay in place while
  * it is read-held. Read-held by every fault (handle_mm_fault, the
  * unlocked fault, the kernel's own accesses to another address space:
- * mm_read, mm_write, mm_get_page_for_write); write-held by whoever
- * changes the areas, frees tables, or clears or write-protects entries
- * (mm/vm.c's vma_* functions, fork for the parent, madvise,
- * expand_stack). Holders never sleep (a spinning rwlock), and a CPU that
- * waits for it answers other CPUs' calls (a writer may be shooting down
- * TLBs).
+ * mm_read, mm_write, mm_get_page_for_write) and by whoever looks at
+ * another task's areas or tables (/proc/PID, mm_count, the OOM killer,
+ * vmstat); write-held by whoever changes the areas, frees tables, or
+ * clears or write-protects entries (mm/vm.c's vma_* functions, fork for
+ * the parent, madvise, expand_stack, truncation's unmap). Holders never
+ * sleep (a spinning rwlock), and a CPU that waits for it answers other
+ * CPUs' calls (a writer may be shooting down TLBs). A CPU that holds it
+ * without the big kernel lock has interrupts off (mmap_read_lock), and
+ * takes neither the big lock nor lets it go until the last unlock.
  * page_table_lock: filling an empty entry, and adding a table (two
  * faults, each read-holding mmap_lock, may fill the same entry at once).
  * An entry that has a page is never touched by the unlocked fault, so

@@ -12,8 +12,9 @@
  * active_pml4 is the address space's, which includes an idle CPU that
  * still has the last task's tables loaded).
  *
- * The caller holds the big kernel lock, so no CPU can load the address
- * space anew while the IPIs are out.
+ * The caller changed the entries first: a CPU that loads the address
+ * space after the CPUs to ask were chosen (a thread of the process
+ * scheduled there meanwhile) loads the changed tables, and needs no IPI.
  */
 #include <kernel_stat.h>
 #include <mm.h>
