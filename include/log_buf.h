@@ -52,8 +52,9 @@ void log_lock_bust(void); /* panic: whoever held it will not let go */
  * LOG_LINE_MAX is cut). */
 void log_store(int facility, int level, const char *text, size_t len);
 
-/* Wake the readers waiting for a record: now under the big kernel lock,
- * else at the next tick (log_readers_to_wake says one is due). */
+/* Wake the readers waiting for a record: now under the big kernel lock
+ * (but in an NMI), else at the next tick (log_readers_to_wake says one
+ * is due). */
 void log_wake_readers(void);
 bool log_readers_to_wake(void);
 

@@ -14,10 +14,15 @@
  */
 #pragma once
 #include <kernel.h>
+#include <percpu.h>
 
 struct trapframe;
 
 void do_nmi(struct trapframe *tf); /* the handler, from trap_handler */
+/* Is this CPU in do_nmi? Then it may have struck anywhere, the middle of
+ * the scheduler included: what is not NMI-safe waits (the log's
+ * wake-up of its readers, include/log_buf.h). */
+static inline bool in_nmi(void) { return this_cpu_read(in_nmi); }
 /* sysrq 'l': every online CPU prints its registers and backtrace, this one
  * first, the others one by one from their NMI handler. */
 void trigger_all_cpu_backtrace(void);

@@ -54,6 +54,7 @@ struct percpu {
 	 * flag from before the first (mm/vm.c, mmap_read_lock). */
 	unsigned int mmap_irq_depth;
 	uint64_t mmap_irq_flags;
+	bool in_nmi;              /* in do_nmi (include/nmi.h) */
 };
 
 _Static_assert(offsetof(struct percpu, self) == PCPU_SELF, "entry.S");

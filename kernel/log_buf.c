@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <log_buf.h>
 #include <mm.h>
+#include <nmi.h>
 #include <poll.h>
 #include <sched.h>
 #include <smp_lock.h>
@@ -96,7 +97,7 @@ void log_lock_bust(void)
 
 void log_wake_readers(void)
 {
-	if (!kernel_locked()) {
+	if (!kernel_locked() || in_nmi()) {
 		__atomic_store_n(&readers_to_wake, true, __ATOMIC_RELAXED);
 		return;
 	}

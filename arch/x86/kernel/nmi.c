@@ -40,14 +40,16 @@ void do_nmi(struct trapframe *tf)
 	uint64_t me = 1UL << cpu;
 
 	irq_stat[cpu].nmi_count++; /* this CPU's alone: no lock */
+	this_cpu_write(in_nmi, true);
 	if (__atomic_load_n(&backtrace_wanted, __ATOMIC_ACQUIRE) & me) {
 		print_backtrace(tf, cpu);
 		__atomic_fetch_and(&backtrace_wanted, ~me, __ATOMIC_RELEASE);
-		return;
+	} else {
+		printk(KERN_EMERG "Uhhuh. NMI received for unknown reason %02x on CPU %d.\n",
+		       inb(NMI_REASON_PORT), cpu);
+		printk(KERN_EMERG "Dazed and confused, but trying to continue\n");
 	}
-	printk(KERN_EMERG "Uhhuh. NMI received for unknown reason %02x on CPU %d.\n",
-	       inb(NMI_REASON_PORT), cpu);
-	printk(KERN_EMERG "Dazed and confused, but trying to continue\n");
+	this_cpu_write(in_nmi, false);
 }
 
 /* mask as Linux's %*pbl prints it: "1", "1-3", "1,3". */
