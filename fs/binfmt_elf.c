@@ -471,13 +471,14 @@ static int elf_read_interp(struct linux_binprm *bprm, struct elf_image *img)
 	return img->interp_phdata ? 0 : -ELIBBAD;
 }
 
-/* ---- The point of no return, and the new stack. ---- */
+/* ---- The point of no return. ---- */
 
 /*
  * begin_new_exec, then what a 64-bit program's process starts with: its
  * personality (READ_IMPLIES_EXEC dropped: Linux's set_personality_64bit),
  * address-space randomization unless the personality or the sysctl says
- * not to, the mmap layout, and the stack at its (random) top.
+ * not to, and the mmap layout. (The stack goes to its random top first
+ * thing in elf_build_mm.)
  */
 static int elf_begin_new_exec(struct linux_binprm *bprm)
 {
