@@ -32,6 +32,7 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	inode->i_uid = current_fsuid();
 	inode->i_gid = current_fsgid();
 	inode->i_count = 1;
+	spin_lock_init(&inode->i_pages_lock);
 	inode_now(&inode->i_mtime);
 	inode->i_atime = inode->i_ctime = inode->i_mtime;
 	return inode;

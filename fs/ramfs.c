@@ -64,7 +64,10 @@ static char *ramfs_get_page(struct inode *inode, loff_t pos)
 	page = alloc_page();
 	if (!page)
 		return NULL;
-	if (radix_tree_insert(&inode->i_pages, idx, page)) {
+	spin_lock(&inode->i_pages_lock);
+	int err = radix_tree_insert(&inode->i_pages, idx, page);
+	spin_unlock(&inode->i_pages_lock);
+	if (err) {
 		free_page(page);
 		return NULL;
 	}
@@ -75,7 +78,9 @@ static char *ramfs_get_page(struct inode *inode, loff_t pos)
 /* Drop page idx (the file's reference: mappings may keep theirs). */
 static void ramfs_drop_page(struct inode *inode, uint64_t idx)
 {
+	spin_lock(&inode->i_pages_lock);
 	void *page = radix_tree_delete(&inode->i_pages, idx);
+	spin_unlock(&inode->i_pages_lock);
 
 	if (page) {
 		put_page(page);
@@ -271,9 +276,12 @@ void *find_get_page(struct file *file, uint64_t index)
 
 	if (inode->i_op != &ramfs_file_iops)
 		return NULL;
+	/* The page fault may look without the big kernel lock (mm/fault.c). */
+	spin_lock(&inode->i_pages_lock);
 	page = radix_tree_lookup(&inode->i_pages, index);
 	if (page)
 		get_page(page);
+	spin_unlock(&inode->i_pages_lock);
 	return page;
 }
 

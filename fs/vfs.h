@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <fs.h>
 #include <radix_tree.h>
+#include <spinlock.h>
 #include <string.h>
 #include <timekeeping.h>
 
@@ -201,6 +202,13 @@ struct inode {
 	/* regular file: page i holds bytes [i*4096, ...); a missing page
 	 * reads as zeros (a hole) */
 	struct radix_tree_root i_pages;
+	/* Guards i_pages against a page fault that looks a page up without
+	 * the big kernel lock (find_get_page): held to add or remove a page,
+	 * and by that lookup. Lookups under the big lock need it not, as
+	 * every change holds the big lock too. Order: mmap_lock >
+	 * page_table_lock (fault-around) > i_pages_lock; nothing is taken
+	 * inside it but kmalloc's and the page allocator's locks. */
+	spinlock_t i_pages_lock;
 	char *i_link;           /* symlink target */
 	/* A tmpfs regular file's seals (F_SEAL_*: include/memfd.h):
 	 * F_SEAL_SEAL from the start, but for a sealable memfd. */

@@ -152,6 +152,7 @@ bool file_mmap_anonymous(const struct file *file);
  * kernel_read. The page stays the file's: a write to the file changes it in
  * place (every mapping of it sees the change, as in Linux); bytes past the
  * end of the file in it are zero. A mapping must never write into it.
+ * With or without the big kernel lock (the page fault calls it without).
  */
 void *find_get_page(struct file *file, uint64_t index);
 /* The same, but a hole gets a new zeroed page of the file's own (a

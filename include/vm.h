@@ -119,8 +119,8 @@ static inline struct file *vma_backing_file(const struct vma *v)
 /*
  * Locks of an address space. The big kernel lock serializes most of the
  * kernel, but three users of an address space run without it: the page
- * fault of anonymous memory from user mode (handle_anon_fault_unlocked,
- * mm/fault.c), fork's copy of the parent's areas and entries (mm_fork,
+ * fault of anonymous memory or of a file's whole page from user mode
+ * (handle_fault_unlocked, mm/fault.c), fork's copy of the parent's areas and entries (mm_fork,
  * mm/vm.c), and execve building the new program's (copy_exec_strings,
  * fs/exec.c; elf_build_mm, fs/binfmt_elf.c); these two locks keep them
  * and the rest apart. Order, outermost first:
@@ -400,9 +400,9 @@ void mm_count(struct mm *mm, struct mm_counts *c);
  * the page ran out.
  */
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);
-/* The first touch of anonymous private memory from user mode, without
- * the big kernel lock (mm/fault.c). The caller (trap_handler) passes only
- * a fault on a page not present (no PF_PROT or PF_RSVD) from user mode of
- * a task with an mm. False: not such a touch (addr in no anonymous
- * private area, or not allowed there), or no memory. */
-bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err);
+/* The first touch of anonymous private memory, or of a page a private
+ * file area maps whole, from user mode, without the big kernel lock
+ * (mm/fault.c). The caller (trap_handler) passes only a fault on a page
+ * not present (no PF_PROT or PF_RSVD) from user mode of a task with an
+ * mm. False: not such a touch (or not allowed there), or no memory. */
+bool handle_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err);

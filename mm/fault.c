@@ -209,9 +209,9 @@ static uint64_t *pte_alloc(struct mm *mm, uint64_t va)
 }
 
 /* Fill the entry pte with a page, unless another fault has filled it
- * since it was seen empty: then the page goes back. Only anonymous areas
- * have faults without the big kernel lock (handle_anon_fault_unlocked),
- * so only an anonymous page can lose that race. */
+ * since it was seen empty: then the page goes back (a new page, a copy,
+ * or a file's page: put_page drops the fault's reference to any of them).
+ * Faults without the big kernel lock (handle_fault_unlocked) race so. */
 static void fill_entry(struct mm *mm, uint64_t *pte, void *page, uint64_t entry)
 {
 	spin_lock(&mm->page_table_lock);
@@ -343,9 +343,10 @@ static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64
 	uint64_t size = inode_size(file_inode(v->vm_file));
 	uint64_t flags = vm_pte_flags(v->flags) & ~PTE_W;
 
-	(void)mm;
 	/* The window lies inside one page table, so its entries are next to
-	 * the faulting page's. */
+	 * the faulting page's. Another fault may fill them at once (without
+	 * the big kernel lock): page_table_lock, once for the window. */
+	spin_lock(&mm->page_table_lock);
 	for (uint64_t a = start; a < end; a += PAGE_SIZE) {
 		uint64_t *p = pte + (int64_t)(a - va) / (int64_t)PAGE_SIZE;
 		uint64_t pos = (v->vm_pgoff + (a - v->start) / PAGE_SIZE) * PAGE_SIZE;
@@ -357,34 +358,75 @@ static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64
 		if (page)
 			*p = virt_to_phys(page) | flags;
 	}
+	spin_unlock(&mm->page_table_lock);
 }
 
 /*
- * The fault programs take most: the first touch of a page of anonymous
- * private memory, from user mode. It runs without the big kernel lock,
- * so that threads and processes on several CPUs take it at once: the
- * mm's mmap_lock, held for reading, keeps every area and table in place,
- * and page_table_lock makes filling the entry one step with any other
- * fault's (include/vm.h). The caller filters the fault first (only a
- * page not present, from user mode: include/vm.h). False for any area but
- * an anonymous private one that allows the access, when a writer has or
- * wants mmap_lock, and when there is no memory: the caller takes the big
- * lock and handle_mm_fault.
+ * A page of a private file area that the file keeps whole (a program's
+ * text and data: filemap_fault's first two ways): a read maps the file's
+ * own page without PTE_W, and its neighbours (fault_around); a write
+ * maps a copy. find_get_page takes its page under i_pages_lock, so a
+ * truncation may not free it meanwhile; truncation's unmap then waits for
+ * our mmap_lock and takes the entry away again. False where the page
+ * would have to be read (a partial page, a hole, a file that keeps none:
+ * kernel_read needs the big kernel lock), or with no memory.
+ */
+static bool file_fault_unlocked(struct mm *mm, const struct vma *v, uint64_t va, bool write)
+{
+	uint64_t pos = (v->vm_pgoff + (va - v->start) / PAGE_SIZE) * PAGE_SIZE;
+	uint64_t *pte, entry;
+	void *page;
+	int err = 0;
+
+	if (pos >= (uint64_t)inode_size(file_inode(v->vm_file)) || v->vm_file_end - pos < PAGE_SIZE)
+		return false;
+	page = find_get_page(v->vm_file, pos / PAGE_SIZE);
+	if (page && write)
+		page = copy_file_page(page, &err);
+	if (!page)
+		return false;
+	pte = pte_alloc(mm, va);
+	if (!pte) {
+		put_page(page);
+		return false;
+	}
+	entry = virt_to_phys(page) | vm_pte_flags(v->flags);
+	fill_entry(mm, pte, page, write ? entry : entry & ~PTE_W);
+	if (!write)
+		fault_around(mm, v, va, pte);
+	return true;
+}
+
+/*
+ * The faults programs take most: the first touch of a page of anonymous
+ * private memory, or of a page a private file area maps whole, from user
+ * mode. They run without the big kernel lock, so that threads and
+ * processes on several CPUs take them at once: the mm's mmap_lock, held
+ * for reading, keeps every area and table in place, and page_table_lock
+ * makes filling the entry one step with any other fault's (include/vm.h).
+ * The caller filters the fault first (only a page not present, from user
+ * mode: include/vm.h). False for any other area, an access the area does
+ * not allow, when a writer has or wants mmap_lock, and when there is no
+ * memory: the caller takes the big lock and handle_mm_fault.
  *
  * Interrupts stay off: an interrupt handler takes the big kernel lock,
  * and its holder may be waiting for our mmap_lock. It only tries
  * mmap_lock: when a writer has it, the locked path waits for it.
  */
-bool handle_anon_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
+bool handle_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 {
-	uint64_t *pte;
+	uint64_t *pte, va = ALIGN_DOWN(addr, PAGE_SIZE);
 	bool done = false;
 
 	if (!read_trylock(&mm->mmap_lock))
 		return false;
 	const struct vma *v = vma_find(mm, addr);
-	if (v && !v->vm_file && !v->vm_special && !(v->flags & VM_SHARED) && access_allowed(v, err))
-		done = fault_in_page(mm, v, ALIGN_DOWN(addr, PAGE_SIZE), err & PF_WRITE, &pte) == 0;
+	if (!v || v->vm_special || (v->flags & VM_SHARED) || !access_allowed(v, err))
+		; /* the locked path decides */
+	else if (!v->vm_file)
+		done = fault_in_page(mm, v, va, err & PF_WRITE, &pte) == 0;
+	else if (vma_backing_file(v))
+		done = file_fault_unlocked(mm, v, va, err & PF_WRITE);
 	read_unlock(&mm->mmap_lock);
 	return done;
 }

@@ -446,15 +446,16 @@ static bool idle_tick_handled(struct trapframe *tf)
 	return true;
 }
 
-/* A user's first touch of anonymous memory needs no big kernel lock
- * (handle_anon_fault_unlocked, mm/fault.c, with interrupts off); any
- * other fault does. A fault on a present page (copy-on-write, a
- * protection) is never such a touch: it goes no further than this. */
+/* A user's first touch of anonymous memory or of a file's whole page
+ * needs no big kernel lock (handle_fault_unlocked, mm/fault.c, with
+ * interrupts off); any other fault does. A fault on a present page
+ * (copy-on-write, a protection) is never such a touch: it goes no
+ * further than this. */
 static bool page_fault_unlocked(struct trapframe *tf)
 {
 	if (tf->vector != VEC_PAGE_FAULT || (tf->error & (PF_PROT | PF_RSVD)) ||
 	    !trap_from_user(tf) || !current->mm ||
-	    !handle_anon_fault_unlocked(current->mm, read_cr2(), tf->error))
+	    !handle_fault_unlocked(current->mm, read_cr2(), tf->error))
 		return false;
 	current->min_flt++;
 	prepare_return_to_user_unlocked(tf);
