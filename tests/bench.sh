@@ -32,7 +32,8 @@
 # Then, without ICOUNT, a second boot with BENCH_SMP CPUs (default 2) and
 # multi-threaded TCG runs scalebench (userland/bench/scalebench.c): two
 # CPU-bound processes at once against one after the other, and fork +
-# execve + wait4 throughput with one worker per CPU against one worker.
+# execve + wait4 throughput with one worker pinned to each CPU against one
+# worker.
 # Its "scaling" rows are ratios, side by side with Linux's. (Under ICOUNT
 # the guest clock counts the instructions of every CPU together, so
 # parallelism cannot show: the boot is skipped.)
