@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "cpus.h"
 
@@ -67,6 +68,25 @@ static long one_round(long ppid)
 	return bad || sum != want;
 }
 
+/*
+ * After a request, let the worker finish a round (at most 10 ms): the
+ * writes, one after the other, could otherwise keep CPU 1 out of the
+ * kernel all along (here every system call takes the big kernel lock,
+ * which CPU 0 takes again at once), and the NMIs would strike only its
+ * user code and its wait for the lock.
+ */
+static void let_worker_run(void)
+{
+	long seen = atomic_load(&rounds);
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (atomic_load(&rounds) == seen &&
+	       (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 10000000L);
+}
+
 static void *worker(void *arg)
 {
 	struct result *r = arg;
@@ -104,8 +124,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	long nmis = nmis_of_cpu1(), before = atomic_load(&rounds);
-	for (int i = 0; i < requests; i++)
+	for (int i = 0; i < requests; i++) {
 		written += write(fd, "l", 1) == 1;
+		let_worker_run();
+	}
 	long during = atomic_load(&rounds) - before;
 	nmis = nmis_of_cpu1() - nmis;
 	close(fd);
