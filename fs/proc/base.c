@@ -1073,7 +1073,6 @@ static struct dentry *map_files_dentry(struct task *t, uint64_t start, uint64_t 
 {
 	int index;
 	struct vma *v;
-
 	struct dentry *d;
 
 	if (!capable(CAP_SYS_ADMIN) && !capable(CAP_CHECKPOINT_RESTORE))
