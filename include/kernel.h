@@ -90,9 +90,8 @@ void printk_emit(int facility, int level, const char *text);
 #define pr_warn(...) printk(KERN_WARNING __VA_ARGS__)
 #define pr_info(...) printk(KERN_INFO __VA_ARGS__)
 #define pr_debug(...) printk(KERN_DEBUG __VA_ARGS__)
-/* Once per boot. Two CPUs racing here may both print: a repeated warning
- * is harmless, and a lock would cost every caller. */
-/* Once, even when two CPUs come at the same moment. */
+/* Once per boot, even when two CPUs come at the same moment (one atomic
+ * exchange). */
 #define pr_warn_once(...)                                                      \
 	do {                                                                   \
 		static bool printed_once;                                      \

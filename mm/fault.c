@@ -102,9 +102,12 @@ static void *copy_file_page(void *page, int *err)
  * (!write), the file's own page when it can be (*shared set: map it
  * without PTE_W), else a new one. NULL with *err = -EIO if the page starts
  * at or past the end of the file or the read fails, -ENOMEM if there is
- * no frame.
+ * no frame. With kept_only, only a page the file keeps whole, mapped or
+ * copied (-EAGAIN for any other): adding a page to the file or reading
+ * it needs the big kernel lock, finding one does not (find_get_page).
  */
-static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *shared, int *err)
+static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool kept_only, bool *shared,
+			   int *err)
 {
 	uint64_t pos = (v->vm_pgoff + (va - v->start) / PAGE_SIZE) * PAGE_SIZE;
 	/* pos < size <= INT64_MAX below, so pos + PAGE_SIZE cannot wrap. */
@@ -120,6 +123,19 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *s
 		*err = -EIO;
 		return NULL;
 	}
+	if (!(v->flags & VM_SHARED) && v->vm_file_end - pos >= PAGE_SIZE) {
+		page = find_get_page(v->vm_file, pos / PAGE_SIZE);
+		if (page && !write) {
+			*shared = true;
+			return page;
+		}
+		if (page) /* a write: a copy of the file's page (Linux's do_cow_fault) */
+			return copy_file_page(page, err);
+	}
+	if (kept_only) {
+		*err = -EAGAIN;
+		return NULL;
+	}
 	if (v->flags & VM_SHARED) {
 		/* A shared mapping maps the file's page itself, read or write. */
 		page = find_or_create_page(v->vm_file, pos / PAGE_SIZE);
@@ -129,15 +145,6 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool *s
 		}
 		*err = -ENOMEM;
 		return NULL;
-	}
-	if (v->vm_file_end - pos >= PAGE_SIZE) {
-		page = find_get_page(v->vm_file, pos / PAGE_SIZE);
-		if (page && !write) {
-			*shared = true;
-			return page;
-		}
-		if (page) /* a write: a copy of the file's page (Linux's do_cow_fault) */
-			return copy_file_page(page, err);
 	}
 	if (v->vm_file_end <= pos)
 		want = 0; /* all bss: a file area should not hold such a page */
@@ -236,7 +243,10 @@ static void fill_entry(struct mm *mm, uint64_t *pte, void *page, uint64_t entry)
 }
    LAB 07: END */
 
-int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, uint64_t **ptep)
+/* fault_in_page, and with kept_only, -EAGAIN where a file's page would
+ * have to be added or read (filemap_fault). */
+static int __fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write,
+			   bool kept_only, uint64_t **ptep)
 {
 	uint64_t *pte = pte_alloc(mm, va);
 	if (!pte)
@@ -244,7 +254,7 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
 	if (!pte_has_page(*pte)) {
 		int err = -ENOMEM;
 		bool shared = false;
-		void *page = vma_backing_file(v) ? filemap_fault(v, va, write, &shared, &err) :
+		void *page = vma_backing_file(v) ? filemap_fault(v, va, write, kept_only, &shared, &err) :
 			     v->vm_special ? special_fault(v, va, write, &shared, &err) : alloc_page();
 		if (!page)
 			return err;
@@ -257,6 +267,11 @@ int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, u
 	}
 	*ptep = pte;
 	return 0;
+}
+
+int fault_in_page(struct mm *mm, const struct vma *v, uint64_t va, bool write, uint64_t **ptep)
+{
+	return __fault_in_page(mm, v, va, write, false, ptep);
 }
 
 int unshare_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t *pte)
@@ -362,39 +377,18 @@ static void fault_around(struct mm *mm, const struct vma *v, uint64_t va, uint64
 }
 
 /*
- * A page of a private file area that the file keeps whole (a program's
- * text and data: filemap_fault's first two ways): a read maps the file's
- * own page without PTE_W, and its neighbours (fault_around); a write
- * maps a copy. find_get_page takes its page under i_pages_lock, so a
- * truncation may not free it meanwhile; truncation's unmap then waits for
- * our mmap_lock and takes the entry away again. False where the page
- * would have to be read (a partial page, a hole, a file that keeps none:
- * kernel_read needs the big kernel lock), or with no memory.
+ * Demand paging: a frame for page va of area v, which has none (read,
+ * write or fetch as err says), and for a read of a file's page its
+ * neighbours too (fault_around). kept_only: __fault_in_page.
  */
-static bool file_fault_unlocked(struct mm *mm, const struct vma *v, uint64_t va, bool write)
+static int demand_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t err, bool kept_only)
 {
-	uint64_t pos = (v->vm_pgoff + (va - v->start) / PAGE_SIZE) * PAGE_SIZE;
-	uint64_t *pte, entry;
-	void *page;
-	int err = 0;
+	uint64_t *pte;
+	int ret = __fault_in_page(mm, v, va, err & PF_WRITE, kept_only, &pte);
 
-	if (pos >= (uint64_t)inode_size(file_inode(v->vm_file)) || v->vm_file_end - pos < PAGE_SIZE)
-		return false;
-	page = find_get_page(v->vm_file, pos / PAGE_SIZE);
-	if (page && write)
-		page = copy_file_page(page, &err);
-	if (!page)
-		return false;
-	pte = pte_alloc(mm, va);
-	if (!pte) {
-		put_page(page);
-		return false;
-	}
-	entry = virt_to_phys(page) | vm_pte_flags(v->flags);
-	fill_entry(mm, pte, page, write ? entry : entry & ~PTE_W);
-	if (!write)
+	if (ret == 0 && vma_backing_file(v) && !(err & PF_WRITE))
 		fault_around(mm, v, va, pte);
-	return true;
+	return ret;
 }
 
 /*
@@ -405,9 +399,14 @@ static bool file_fault_unlocked(struct mm *mm, const struct vma *v, uint64_t va,
  * for reading, keeps every area and table in place, and page_table_lock
  * makes filling the entry one step with any other fault's (include/vm.h).
  * The caller filters the fault first (only a page not present, from user
- * mode: include/vm.h). False for any other area, an access the area does
- * not allow, when a writer has or wants mmap_lock, and when there is no
- * memory: the caller takes the big lock and handle_mm_fault.
+ * mode: include/vm.h). False for any other area (shared, the vDSO), a
+ * file page that would have to be added or read (kept_only: the start of
+ * a bss), an access the area does not allow, when a writer has or wants
+ * mmap_lock, and when there is no memory: the caller takes the big lock
+ * and handle_mm_fault. A file's page is found under the inode's
+ * i_pages_lock (find_get_page), so a truncation cannot free it meanwhile;
+ * truncation's unmap then waits for our mmap_lock, and takes the entry
+ * away again.
  *
  * Interrupts stay off: an interrupt handler takes the big kernel lock,
  * and its holder may be waiting for our mmap_lock. It only tries
@@ -415,18 +414,13 @@ static bool file_fault_unlocked(struct mm *mm, const struct vma *v, uint64_t va,
  */
 bool handle_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 {
-	uint64_t *pte, va = ALIGN_DOWN(addr, PAGE_SIZE);
 	bool done = false;
 
 	if (!read_trylock(&mm->mmap_lock))
 		return false;
 	const struct vma *v = vma_find(mm, addr);
-	if (!v || v->vm_special || (v->flags & VM_SHARED) || !access_allowed(v, err))
-		; /* the locked path decides */
-	else if (!v->vm_file)
-		done = fault_in_page(mm, v, va, err & PF_WRITE, &pte) == 0;
-	else if (vma_backing_file(v))
-		done = file_fault_unlocked(mm, v, va, err & PF_WRITE);
+	if (v && !v->vm_special && !(v->flags & VM_SHARED) && access_allowed(v, err))
+		done = demand_page(mm, v, ALIGN_DOWN(addr, PAGE_SIZE), err, true) == 0;
 	read_unlock(&mm->mmap_lock);
 	return done;
 }
@@ -456,13 +450,8 @@ static int fault_in_area(struct mm *mm, struct vma *v, uint64_t addr, uint64_t e
 {
 	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	uint64_t *pte = pte_lookup(mm->pml4, va, false);
-	if (!pte || !pte_has_page(*pte)) { /* demand paging */
-		int ret = fault_in_page(mm, v, va, err & PF_WRITE, &pte);
-
-		if (ret == 0 && vma_backing_file(v) && !(err & PF_WRITE))
-			fault_around(mm, v, va, pte);
-		return ret;
-	}
+	if (!pte || !pte_has_page(*pte))
+		return demand_page(mm, v, va, err, false);
 	if (!(*pte & PTE_P))
 		return -EFAULT; /* a PROT_NONE frame: cannot happen, the area says no */
 	/* The page is there. The area allows a write, so an entry without

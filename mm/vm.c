@@ -593,14 +593,14 @@ void unmap_mapping_range(struct inode *inode, uint64_t from_index)
 
 void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
 {
+	mmap_write_lock(mm); /* across the walk, as unmap_mapping_in */
 	for (struct vma *v = mm->vmas; v; v = v->next) {
 		if (v->vm_special != sm)
 			continue;
-		mmap_write_lock(mm);
 		pgtable_unmap(mm->pml4, v->start, v->end);
 		tlb_flush_range(mm->pml4, v->start, v->end);
-		mmap_write_unlock(mm);
 	}
+	mmap_write_unlock(mm);
 }
 
 static bool writably_maps(struct mm *mm, struct inode *inode)

@@ -70,13 +70,14 @@ static __attribute__((noinline)) void wait_for_lock(void)
 {
 	uint64_t wait_start = lock_stat_clock();
 	uint64_t flags = irq_save();
+	/* Answer the holder's requests (a TLB shootdown) while waiting. */
 	for (unsigned spins = 0; !(looks_free() && take()); spins++) {
-		/* Answer the holder's requests (a TLB shootdown) here. */
-		smp_call_function_interrupt();
-		if ((flags & RFLAGS_IF) && spins >= SPINS_BEFORE_HALT)
+		if ((flags & RFLAGS_IF) && spins >= SPINS_BEFORE_HALT) {
+			smp_call_function_interrupt();
 			wait_halted(1UL << smp_processor_id());
-		else
-			__asm__ volatile("pause");
+		} else {
+			cpu_relax_answering_calls();
+		}
 	}
 	lock_stat_acquired(&kernel_lock_stats, wait_start);
 	irq_restore(flags);
