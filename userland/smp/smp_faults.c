@@ -16,6 +16,11 @@
  *             page next to theirs, 500 times
  *   leak      the rounds of shared, 50 times: free memory must come back
  *             to the page (a page filled twice would be lost)
+ *   file      the same over a file mapped private: the threads meet
+ *             before each page, each reads a byte of it (the file's own
+ *             page, faulted in by several CPUs at once) and writes its
+ *             slot (a copy); every read sees the file, every slot what
+ *             its thread wrote, and the file stays as it was
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -23,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -166,6 +172,87 @@ static void shared_round_quiet(void)
 	shared_round();
 }
 
+/* ---- file ---- */
+
+#define FILE_PATH "/tmp/smp_faults.file"
+static int file_fd = -1;
+static atomic_long file_wrong; /* bytes read that were not the file's */
+
+/* Byte off of the file. */
+static unsigned char file_byte(size_t off) { return (unsigned char)(off * 7 + off / PAGE + 3); }
+
+static int make_file(void)
+{
+	static unsigned char page[PAGE];
+
+	file_fd = open(FILE_PATH, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	for (int i = 0; file_fd >= 0 && i < SHARED_PAGES; i++) {
+		for (size_t j = 0; j < PAGE; j++)
+			page[j] = file_byte((size_t)i * PAGE + j);
+		if (write(file_fd, page, PAGE) != PAGE)
+			return -1;
+	}
+	return file_fd < 0 ? -1 : 0;
+}
+
+static void *file_worker(void *arg)
+{
+	int cpu = (int)(long)arg;
+
+	pin_to(cpu);
+	start_together();
+	for (int i = 0; i < SHARED_PAGES; i++) {
+		size_t read_at = (size_t)i * PAGE + 2048 + cpu;
+
+		meet_before_page(i);
+		if (shared_area[read_at] != file_byte(read_at))
+			atomic_fetch_add(&file_wrong, 1);
+		shared_area[(size_t)i * PAGE + cpu] = (unsigned char)(cpu + 1);
+	}
+	return NULL;
+}
+
+/* One round over the file: slots not as written, and bytes of the file
+ * changed (a private write must not reach it). */
+static long file_round(void)
+{
+	unsigned char b;
+	long wrong = 0;
+
+	shared_area = mmap(NULL, SHARED_PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, file_fd, 0);
+	if (shared_area == MAP_FAILED)
+		return SHARED_PAGES;
+	atomic_store(&ready, 0);
+	atomic_store(&go, 0);
+	atomic_store(&arrivals, 0);
+	run_workers(file_worker, NULL);
+	for (int i = 0; i < SHARED_PAGES; i++)
+		for (int cpu = 0; cpu < ncpus; cpu++) {
+			size_t at = (size_t)i * PAGE + cpu;
+			wrong += shared_area[at] != cpu + 1;
+			wrong += pread(file_fd, &b, 1, (off_t)at) != 1 || b != file_byte(at);
+		}
+	munmap(shared_area, SHARED_PAGES * PAGE);
+	return wrong;
+}
+
+static void file(void)
+{
+	long wrong = 0;
+
+	if (make_file()) {
+		perror(FILE_PATH);
+		return;
+	}
+	for (int round = 0; round < 20; round++)
+		wrong += file_round();
+	close(file_fd);
+	unlink(FILE_PATH);
+	printf("file: 20 rounds of %d threads reading and writing the same %d pages of a private "
+	       "file mapping: %ld reads not the file's, %ld slots or file bytes wrong\n",
+	       ncpus, SHARED_PAGES, atomic_load(&file_wrong), wrong);
+}
+
 static void shared(void)
 {
 	long wrong = 0;
@@ -243,11 +330,13 @@ int main(int argc, char **argv)
 		private(what, fork_meanwhile);
 	else if (!strcmp(what, "unmap"))
 		private(what, unmap_meanwhile);
+	else if (!strcmp(what, "file"))
+		file();
 	else if (!strcmp(what, "leak"))
 		return leak_check_rounds(shared_round_quiet, 50,
 					 "rounds of threads faulting the same fresh pages");
 	else {
-		fprintf(stderr, "usage: smp_faults private|shared|fork|unmap|leak\n");
+		fprintf(stderr, "usage: smp_faults private|shared|fork|unmap|leak|file\n");
 		return 2;
 	}
 	return 0;
