@@ -15,6 +15,7 @@ extern uint64_t max_pfn;
 /* Like alloc_page, but the frame is not zeroed: only for a caller that
  * overwrites all of it at once (it may hold another process's data). */
 void *alloc_page_nozero(void);
+void *alloc_pages_nozero(size_t n);
 /* Is frame pfn free (for KASAN's shadow at boot)? */
 bool page_is_free(uint64_t pfn);
 

@@ -259,7 +259,7 @@ void *kmalloc(size_t size)
 		return obj;
 	}
 	size_t n = ALIGN_UP(reserved, PAGE_SIZE) / PAGE_SIZE;
-	void *run = alloc_pages(n);
+	void *run = alloc_pages_nozero(n); /* kmalloc does not zero */
 	if (!run)
 		return NULL;
 	struct kpage *kp = kpage_of(run);
@@ -274,8 +274,8 @@ void *kmalloc(size_t size)
 void *kzalloc(size_t size)
 {
 	void *p = kmalloc(size);
-	/* Large runs come zeroed from the page allocator; slab objects don't. */
-	if (p && kpage_of(p)->kind == KP_SLAB)
+
+	if (p)
 		memset(p, 0, size);
 	return p;
 }

@@ -362,7 +362,7 @@ static uint64_t zone_take_run(size_t n)
 	return first;
 }
 
-void *alloc_pages(size_t n)
+static void *alloc_run(size_t n, bool zero)
 {
 	uint64_t first;
 
@@ -371,14 +371,17 @@ void *alloc_pages(size_t n)
 	/* Before page_refs exists (page_alloc_init's own run), even one
 	 * frame comes from the bitmap: the CPU lists need the counts. */
 	if (n == 1 && page_refs)
-		return alloc_page();
+		return alloc_one(zero);
 	first = zone_take_run(n);
 	if (!first && page_refs) {
 		pcp_drain_all();
 		first = zone_take_run(n);
 	}
-	return first ? frames_ready(first, n, true) : NULL;
+	return first ? frames_ready(first, n, zero) : NULL;
 }
+
+void *alloc_pages(size_t n) { return alloc_run(n, true); }
+void *alloc_pages_nozero(size_t n) { return alloc_run(n, false); }
 
 /* The frame number of a page the allocator handed out; a bad pointer is a
  * kernel bug. */

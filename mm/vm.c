@@ -711,12 +711,13 @@ struct mm *mm_create(void)
 	struct mm *mm = kzalloc(sizeof(*mm));
 	if (!mm)
 		return NULL;
-	mm->pml4 = alloc_page();
+	mm->pml4 = alloc_page_nozero(); /* both halves are written below */
 	if (!mm->pml4) {
 		kfree(mm);
 		return NULL;
 	}
 	pgtable_pages_add(1);
+	memset(mm->pml4, 0, 256 * sizeof(uint64_t)); /* no user memory yet */
 	memcpy(&mm->pml4[256], &boot_pml4[256], 256 * sizeof(uint64_t));
 	mm->users = 1;
 	mm->mmap_base = MMAP_BASE;
