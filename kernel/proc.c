@@ -14,6 +14,7 @@
 #include <power.h>
 #include <nsproxy.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <string.h>
 #include <trap.h>
 #include <vm.h>
@@ -53,17 +54,32 @@ int attach_task_pid(struct task *t, struct pid_namespace *ns, const pid_t *set_t
 	return 0;
 }
 
+/*
+ * A new task's memory: its structure and its kernel stack (with a guard
+ * page below: mm/kstack.c), both zeroed. Neither needs the big kernel
+ * lock (kmalloc and the stacks have locks of their own), and clearing
+ * them is a fifth of what a fork does under it: other CPUs enter the
+ * kernel meanwhile.
+ */
+static struct task *task_memory_alloc(void)
+{
+	bool locked = release_kernel_lock();
+	struct task *t = kzalloc(sizeof(*t));
+
+	if (t && !(t->kstack = kstack_alloc())) {
+		kfree(t);
+		t = NULL;
+	}
+	reacquire_kernel_lock(locked);
+	return t;
+}
+
 struct task *alloc_task(void)
 {
-	struct task *t = kzalloc(sizeof(*t));
+	struct task *t = task_memory_alloc();
 
 	if (!t)
 		return NULL;
-	t->kstack = kstack_alloc(); /* with a guard page below: mm/kstack.c */
-	if (!t->kstack) {
-		kfree(t);
-		return NULL;
-	}
 	/* Kernel tasks are root, with every capability (fork copies the
 	 * parent's credentials over these: copy_creds). */
 	t->real_cred = get_cred(&init_cred);

@@ -22,9 +22,14 @@
  *  - That drop is an IPI to every other CPU and a wait for each: too dear
  *    for every exit. So, like Linux (NR_CACHED_STACKS), the last few
  *    freed stacks stay mapped, and the next tasks take them (cleared).
+ *  - kstack_lock guards the bitmap, the cache and the area's page tables
+ *    (no one else maps in KSTACK_AREA), so that stacks are made and freed
+ *    without the big kernel lock. It is a leaf but for the page allocator
+ *    (include/vm.h); the clearing and the TLB drop are done outside it.
  */
 #include <mm.h>
 #include <sched.h>
+#include <spinlock.h>
 #include <x86.h>
 
 #include "internal.h"
@@ -34,6 +39,7 @@
 #define KSTACK_GUARD_SIZE (KSTACK_SLOT_SIZE - KSTACK_SIZE)
 #define KSTACK_SLOTS 32768 /* more than max_tasks with 4 GiB of RAM */
 
+static DEFINE_SPINLOCK(kstack_lock);
 static uint64_t slots_used[KSTACK_SLOTS / 64];
 #define KSTACK_CACHE 2
 static void *cached_stacks[KSTACK_CACHE]; /* freed, still mapped */
@@ -46,6 +52,8 @@ static uint64_t slot_stack(uint64_t slot)
 	return KSTACK_AREA + slot * KSTACK_SLOT_SIZE + KSTACK_GUARD_SIZE;
 }
 
+/* Free the frames of a slot's first pages and drop their entries.
+ * kstack_lock is not held: the TLB drop waits for the other CPUs. */
 static void unmap_stack(uint64_t stack, int pages)
 {
 	for (int i = 0; i < pages; i++) {
@@ -57,51 +65,93 @@ static void unmap_stack(uint64_t stack, int pages)
 	flush_tlb_kernel_range(stack, stack + pages * PAGE_SIZE);
 }
 
-void *kstack_alloc(void)
+/* A free slot, marked used; KSTACK_SLOTS if there is none. */
+static uint64_t take_slot(void)
 {
-	uint64_t slot = KSTACK_SLOTS;
-
-	if (nr_cached) {
-		char *stack = cached_stacks[--nr_cached];
-		for (int i = 0; i < KSTACK_PAGES; i++) /* as fresh pages come */
-			zero_page(stack + i * PAGE_SIZE);
-		return stack;
-	}
 	for (int w = 0; w < KSTACK_SLOTS / 64; w++) {
 		if (slots_used[w] != ~0UL) {
-			slot = w * 64 + __builtin_ctzl(~slots_used[w]);
-			break;
+			uint64_t slot = w * 64 + __builtin_ctzl(~slots_used[w]);
+			slots_used[w] |= 1UL << (slot % 64);
+			return slot;
 		}
 	}
-	if (slot == KSTACK_SLOTS)
-		return NULL;
-	uint64_t stack = slot_stack(slot);
+	return KSTACK_SLOTS;
+}
+
+/* Give back a slot whose stack is unmapped. */
+static void release_slot(uint64_t slot)
+{
+	uint64_t flags;
+
+	spin_lock_irqsave(&kstack_lock, flags);
+	slots_used[slot / 64] &= ~(1UL << (slot % 64));
+	spin_unlock_irqrestore(&kstack_lock, flags);
+}
+
+/* Map fresh frames at slot's stack pages; the number mapped before a
+ * frame or a table ran out is returned. kstack_lock is held. */
+static int map_stack(uint64_t stack)
+{
 	for (int i = 0; i < KSTACK_PAGES; i++) {
 		void *page = alloc_page();
 		uint64_t *pte = page ? kernel_pte(stack + i * PAGE_SIZE, true) : NULL;
 		if (!pte) {
 			if (page)
 				free_page(page);
-			unmap_stack(stack, i);
-			return NULL;
+			return i;
 		}
 		*pte = virt_to_phys(page) | PTE_P | PTE_W | pte_nx;
 	}
-	slots_used[slot / 64] |= 1UL << (slot % 64);
+	return KSTACK_PAGES;
+}
+
+void *kstack_alloc(void)
+{
+	uint64_t flags, slot, stack;
+	char *cached = NULL;
+	int mapped = 0;
+
+	spin_lock_irqsave(&kstack_lock, flags);
+	if (nr_cached)
+		cached = cached_stacks[--nr_cached];
+	slot = cached ? 0 : take_slot();
+	stack = slot_stack(slot);
+	if (!cached && slot < KSTACK_SLOTS)
+		mapped = map_stack(stack);
+	spin_unlock_irqrestore(&kstack_lock, flags);
+
+	if (cached) {
+		for (int i = 0; i < KSTACK_PAGES; i++) /* as fresh pages come */
+			zero_page(cached + i * PAGE_SIZE);
+		return cached;
+	}
+	if (slot == KSTACK_SLOTS)
+		return NULL;
+	if (mapped < KSTACK_PAGES) {
+		unmap_stack(stack, mapped);
+		release_slot(slot);
+		return NULL;
+	}
 	return (void *)stack;
 }
 
 void kstack_free(void *stack)
 {
-	uint64_t slot = ((uint64_t)stack - KSTACK_AREA) / KSTACK_SLOT_SIZE;
+	uint64_t slot = ((uint64_t)stack - KSTACK_AREA) / KSTACK_SLOT_SIZE, flags;
+	bool kept = false;
 
 	BUG_ON((uint64_t)stack != slot_stack(slot) || slot >= KSTACK_SLOTS);
+	spin_lock_irqsave(&kstack_lock, flags);
 	if (nr_cached < KSTACK_CACHE) {
 		cached_stacks[nr_cached++] = stack;
-		return;
+		kept = true;
 	}
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	if (kept)
+		return;
+	/* The slot is ours until its bit is clear: unmap it first. */
 	unmap_stack((uint64_t)stack, KSTACK_PAGES);
-	slots_used[slot / 64] &= ~(1UL << (slot % 64));
+	release_slot(slot);
 }
 
 bool kstack_guard_hit(uint64_t addr, uint64_t *lo, uint64_t *hi)
