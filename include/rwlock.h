@@ -97,6 +97,19 @@ __lock_inline void write_lock_relax(rwlock_t *l, void (*relax)(void))
 
 __lock_inline void write_lock(rwlock_t *l) { write_lock_relax(l, rwlock_pause); }
 
+/* Write-hold it if no one holds it; true if held. */
+__lock_inline bool write_trylock(rwlock_t *l)
+{
+	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+
+	if (s & ~RW_WAITING ||
+	    !__atomic_compare_exchange_n(&l->state, &s, RW_WRITER, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	lock_acquire(&l->dep_map, l->name, 0, LOCKDEP_TRY, THIS_IP());
+	return true;
+}
+
 __lock_inline void write_unlock(rwlock_t *l)
 {
 	lock_release(&l->dep_map, l->name, THIS_IP());

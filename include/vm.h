@@ -119,8 +119,8 @@ static inline struct file *vma_backing_file(const struct vma *v)
 /*
  * Locks of an address space. The big kernel lock serializes most of the
  * kernel, but three users of an address space run without it: the page
- * fault of anonymous memory or of a file's whole page from user mode
- * (handle_fault_unlocked, mm/fault.c), fork's copy of the parent's areas
+ * fault of anonymous memory or of a file's page from user mode, and the
+ * copy-on-write break (handle_fault_unlocked, mm/fault.c), fork's copy of the parent's areas
  * and entries (mm_fork, mm/vm.c), and execve building the new program's
  * (copy_exec_strings, fs/exec.c; elf_build_mm, fs/binfmt_elf.c); these
  * two locks keep them and the rest apart. Order, outermost first:
@@ -141,9 +141,10 @@ static inline struct file *vma_backing_file(const struct vma *v)
  * takes neither the big lock nor lets it go until the last unlock.
  * page_table_lock: filling an empty entry, and adding a table (two
  * faults, each read-holding mmap_lock, may fill the same entry at once).
- * An entry that has a page is never touched by the unlocked fault, so
- * breaking copy-on-write (a fault under the big lock) needs only
- * mmap_lock.
+ * An entry that has a page is changed only with mmap_lock held for
+ * writing, or read-held under the big kernel lock: the copy-on-write
+ * break without the big lock write-holds it (cow_fault_unlocked), the
+ * one under it (handle_mm_fault, mm_write) read-holds it.
  */
 struct mm {
 	int users;           /* tasks sharing it (vfork); freed at 0 */
@@ -400,9 +401,10 @@ void mm_count(struct mm *mm, struct mm_counts *c);
  * the page ran out.
  */
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);
-/* The first touch of anonymous private memory, or of a page a private
- * file area maps whole, from user mode, without the big kernel lock
- * (mm/fault.c). The caller (trap_handler) passes only a fault on a page
- * not present (no PF_PROT or PF_RSVD) from user mode of a task with an
- * mm. False: not such a touch (or not allowed there), or no memory. */
+/* The first touch of anonymous private memory or of a page a private
+ * file area maps from a file that keeps it, or a copy-on-write break,
+ * from user mode, without the big kernel lock (mm/fault.c). The caller
+ * (trap_handler) passes only a fault without PF_RSVD from user mode of a
+ * task with an mm. False: not such a fault (or not allowed there), or no
+ * memory. */
 bool handle_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err);

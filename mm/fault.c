@@ -40,10 +40,11 @@
  *       copy-on-write again: a later write faults and unshare_page gives
  *       the process its own copy. Every process running busybox maps the
  *       same frames for its code, and nothing is copied.
- *     . A write fault on a whole page the file keeps gets a copy of it.
- *     . Otherwise (a file that keeps no pages, a hole, or a page partly
- *       past vm_file_end: the start of an ELF segment's bss) a new page
- *       of the process's own, filled with kernel_read and zeros.
+ *     . A write fault on a page the file keeps gets a copy of it, and so
+ *       does any touch of a page partly past vm_file_end (the start of an
+ *       ELF segment's bss), zeroed from there on.
+ *     . Otherwise (a file that keeps no pages, a hole) a new page of the
+ *       process's own, filled with kernel_read and zeros.
  *    Sharing is safe because no path ever gives PTE_W to a frame with
  *    other owners (unshare_page, mprotect, mm_write all check the count).
  *    Writes to the file change its page in place, so a mapping sees them
@@ -83,15 +84,19 @@
 #define PF_INSTR (1UL << 4) /* an instruction fetch */
 
 /* A private copy of a page the file keeps (dropping the reference
- * find_get_page took), with nothing to zero first: it is all copied. */
-static void *copy_file_page(void *page, int *err)
+ * find_get_page took), of which the area shows the first in_file bytes:
+ * the rest is zero (the start of a bss). */
+static void *copy_file_page(void *page, uint64_t in_file, int *err)
 {
 	void *copy = alloc_page_nozero();
 
-	if (copy)
+	if (copy) {
 		copy_page(copy, page);
-	else
+		if (in_file < PAGE_SIZE)
+			memset((char *)copy + in_file, 0, PAGE_SIZE - in_file);
+	} else {
 		*err = -ENOMEM;
+	}
 	put_page(page);
 	return copy;
 }
@@ -102,9 +107,9 @@ static void *copy_file_page(void *page, int *err)
  * (!write), the file's own page when it can be (*shared set: map it
  * without PTE_W), else a new one. NULL with *err = -EIO if the page starts
  * at or past the end of the file or the read fails, -ENOMEM if there is
- * no frame. With kept_only, only a page the file keeps whole, mapped or
- * copied (-EAGAIN for any other): adding a page to the file or reading
- * it needs the big kernel lock, finding one does not (find_get_page).
+ * no frame. With kept_only, only a page the file keeps, mapped or copied
+ * (-EAGAIN for any other): adding a page to the file or reading it needs
+ * the big kernel lock, finding one does not (find_get_page).
  */
 static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool kept_only, bool *shared,
 			   int *err)
@@ -123,14 +128,17 @@ static void *filemap_fault(const struct vma *v, uint64_t va, bool write, bool ke
 		*err = -EIO;
 		return NULL;
 	}
-	if (!(v->flags & VM_SHARED) && v->vm_file_end - pos >= PAGE_SIZE) {
+	if (!(v->flags & VM_SHARED) && v->vm_file_end > pos) {
+		uint64_t in_file = v->vm_file_end - pos;
 		page = find_get_page(v->vm_file, pos / PAGE_SIZE);
-		if (page && !write) {
+		if (page && !write && in_file >= PAGE_SIZE) {
 			*shared = true;
 			return page;
 		}
-		if (page) /* a write: a copy of the file's page (Linux's do_cow_fault) */
-			return copy_file_page(page, err);
+		/* A write (Linux's do_cow_fault), or a page partly past
+		 * vm_file_end: a copy of the file's page. */
+		if (page)
+			return copy_file_page(page, in_file, err);
 	}
 	if (kept_only) {
 		*err = -EAGAIN;
@@ -392,21 +400,48 @@ static int demand_page(struct mm *mm, const struct vma *v, uint64_t va, uint64_t
 }
 
 /*
- * The faults programs take most: the first touch of a page of anonymous
- * private memory, or of a page a private file area maps whole, from user
- * mode. They run without the big kernel lock, so that threads and
- * processes on several CPUs take them at once: the mm's mmap_lock, held
- * for reading, keeps every area and table in place, and page_table_lock
- * makes filling the entry one step with any other fault's (include/vm.h).
- * The caller filters the fault first (only a page not present, from user
- * mode: include/vm.h). False for any other area (shared, the vDSO), a
- * file page that would have to be added or read (kept_only: the start of
- * a bss), an access the area does not allow, when a writer has or wants
- * mmap_lock, and when there is no memory: the caller takes the big lock
- * and handle_mm_fault. A file's page is found under the inode's
- * i_pages_lock (find_get_page), so a truncation cannot free it meanwhile;
- * truncation's unmap then waits for our mmap_lock, and takes the entry
- * away again.
+ * A write to a page present without PTE_W in a private writable area:
+ * copy-on-write (unshare_page), without the big kernel lock. mmap_lock,
+ * held for writing, keeps out every other fault and every other user of
+ * the entries (mm_write, /proc) while unshare_page decides and writes the
+ * entry; the shootdown it may send is answered by CPUs that wait for the
+ * lock (mmap_read_lock answers calls). The same frame's other owners
+ * (after a fork, the other process) may break their own entries at once:
+ * each drops its own reference, atomically, and the last to look finds
+ * the frame its alone.
+ */
+static bool cow_fault_unlocked(struct mm *mm, uint64_t addr)
+{
+	uint64_t va = ALIGN_DOWN(addr, PAGE_SIZE), *pte = NULL;
+	bool done = false;
+
+	if (!write_trylock(&mm->mmap_lock))
+		return false;
+	const struct vma *v = vma_find(mm, addr);
+	if (v && !v->vm_special && (v->flags & (VM_SHARED | VM_WRITE)) == VM_WRITE)
+		pte = pte_lookup(mm->pml4, va, false);
+	if (pte && (*pte & PTE_P) && !(*pte & PTE_W))
+		done = unshare_page(mm, v, va, pte) == 0;
+	write_unlock(&mm->mmap_lock);
+	return done;
+}
+
+/*
+ * The faults programs take most, from user mode: the first touch of a
+ * page of anonymous private memory or of a page a private file area maps
+ * from a file that keeps it, and a write to a page it shares after a fork
+ * (cow_fault_unlocked). They run without the big kernel lock, so that
+ * threads and processes on several CPUs take them at once: the mm's
+ * mmap_lock, held for reading, keeps every area and table in place, and
+ * page_table_lock makes filling the entry one step with any other fault's
+ * (include/vm.h). The caller filters the fault first (from user mode, no
+ * reserved bit: include/vm.h). False for any other area (shared, the
+ * vDSO), a file page that would have to be added or read (kept_only), an
+ * access the area does not allow, when a writer has or wants mmap_lock,
+ * and when there is no memory: the caller takes the big lock and
+ * handle_mm_fault. A file's page is found under the inode's i_pages_lock
+ * (find_get_page), so a truncation cannot free it meanwhile; truncation's
+ * unmap then waits for our mmap_lock, and takes the entry away again.
  *
  * Interrupts stay off: an interrupt handler takes the big kernel lock,
  * and its holder may be waiting for our mmap_lock. It only tries
@@ -416,6 +451,8 @@ bool handle_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err)
 {
 	bool done = false;
 
+	if (err & PF_PROT)
+		return (err & PF_WRITE) && cow_fault_unlocked(mm, addr);
 	if (!read_trylock(&mm->mmap_lock))
 		return false;
 	const struct vma *v = vma_find(mm, addr);

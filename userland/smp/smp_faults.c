@@ -16,6 +16,15 @@
  *             page next to theirs, 500 times
  *   leak      the rounds of shared, 50 times: free memory must come back
  *             to the page (a page filled twice would be lost)
+ *   cow       copy-on-write broken by two processes at once: a page
+ *             filled before a fork, then the parent's threads (one on
+ *             each CPU but the last) and the child (on the last) meet
+ *             before each of 256 such pages and write their own slot, so
+ *             that the frame's two owners copy it or take it back
+ *             together; each process must see its own writes and none of
+ *             the other's, 20 rounds (cow_leak: 50, and free memory must
+ *             come back to the page: a frame both kept, or both let go
+ *             of, would show)
  *   file      the same over a file mapped private: the threads meet
  *             before each page, each reads a byte of it (the file's own
  *             page, faulted in by several CPUs at once) and writes its
@@ -263,6 +272,105 @@ static void shared(void)
 	       ncpus, SHARED_PAGES, wrong);
 }
 
+/* ---- cow ---- */
+
+/* The meeting count lives in shared memory, so that the child meets the
+ * parent's threads too. */
+static atomic_long *cow_arrivals;
+static int cow_parties; /* every CPU: the parent's threads and the child */
+
+static unsigned char cow_byte(int page) { return (unsigned char)(page * 13 + 5); }
+
+static void cow_meet(int i)
+{
+	atomic_fetch_add(cow_arrivals, 1);
+	while (atomic_load(cow_arrivals) < (long)(i + 1) * cow_parties)
+		;
+}
+
+/* Party `slot` (a thread, or the child) writes its slot of every page. */
+static void cow_write_slots(int slot)
+{
+	for (int i = 0; i < SHARED_PAGES; i++) {
+		cow_meet(i);
+		shared_area[(size_t)i * PAGE + slot] = (unsigned char)(slot + 1);
+	}
+}
+
+static void *cow_worker(void *arg)
+{
+	int cpu = (int)(long)arg;
+
+	pin_to(cpu);
+	start_together();
+	cow_write_slots(cpu);
+	return NULL;
+}
+
+/* Slots of page i as party `mine` should see them: its own written, the
+ * others' as filled before the fork; how many are not. */
+static long cow_wrong_in(int i, int first_mine, int last_mine)
+{
+	long wrong = 0;
+
+	for (int slot = 0; slot < cow_parties; slot++) {
+		unsigned char want = slot >= first_mine && slot <= last_mine ? (unsigned char)(slot + 1) :
+									      cow_byte(i);
+		wrong += shared_area[(size_t)i * PAGE + slot] != want;
+	}
+	return wrong;
+}
+
+/* One round of cow: bytes either process saw wrong. */
+static long cow_round(void)
+{
+	int child = ncpus - 1, status;
+	long wrong = 0;
+
+	cow_parties = ncpus;
+	shared_area = map_anon(SHARED_PAGES * PAGE);
+	for (int i = 0; i < SHARED_PAGES; i++)
+		memset(shared_area + (size_t)i * PAGE, cow_byte(i), PAGE);
+	atomic_store(cow_arrivals, 0);
+	atomic_store(&ready, 0);
+	atomic_store(&go, 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		pin_to(child);
+		cow_write_slots(child);
+		for (int i = 0; i < SHARED_PAGES; i++)
+			wrong += cow_wrong_in(i, child, child);
+		_exit(wrong ? 1 : 0);
+	}
+	ncpus--; /* the parent's threads: every CPU but the child's */
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		errors[cpu] = 0;
+	run_workers(cow_worker, NULL);
+	ncpus++;
+	for (int i = 0; i < SHARED_PAGES; i++)
+		wrong += cow_wrong_in(i, 0, child - 1);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0)
+		wrong++;
+	munmap(shared_area, SHARED_PAGES * PAGE);
+	return wrong;
+}
+
+static void cow_round_quiet(void)
+{
+	cow_round();
+}
+
+static void cow(void)
+{
+	long wrong = 0;
+
+	for (int round = 0; round < 20; round++)
+		wrong += cow_round();
+	printf("cow: 20 rounds of a child and the parent's threads (%d) writing the same %d pages "
+	       "shared by fork: %ld bytes or children wrong\n",
+	       ncpus - 1, SHARED_PAGES, wrong);
+}
+
 /* ---- fork ---- */
 
 static void fork_meanwhile(void)
@@ -322,6 +430,11 @@ int main(int argc, char **argv)
 		printf("smp_faults: %d CPUs, needs 2 to %d\n", ncpus, MAX_CPUS);
 		return 1;
 	}
+	cow_arrivals = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cow_arrivals == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
 	if (!strcmp(what, "private"))
 		private(what, NULL);
 	else if (!strcmp(what, "shared"))
@@ -332,11 +445,16 @@ int main(int argc, char **argv)
 		private(what, unmap_meanwhile);
 	else if (!strcmp(what, "file"))
 		file();
+	else if (!strcmp(what, "cow"))
+		cow();
+	else if (!strcmp(what, "cow_leak"))
+		return leak_check_rounds(cow_round_quiet, 50,
+					 "rounds of two processes breaking copy-on-write at once");
 	else if (!strcmp(what, "leak"))
 		return leak_check_rounds(shared_round_quiet, 50,
 					 "rounds of threads faulting the same fresh pages");
 	else {
-		fprintf(stderr, "usage: smp_faults private|shared|fork|unmap|leak|file\n");
+		fprintf(stderr, "usage: smp_faults private|shared|fork|unmap|leak|file|cow|cow_leak\n");
 		return 2;
 	}
 	return 0;

@@ -446,14 +446,12 @@ static bool idle_tick_handled(struct trapframe *tf)
 	return true;
 }
 
-/* A user's first touch of anonymous memory or of a file's whole page
- * needs no big kernel lock (handle_fault_unlocked, mm/fault.c, with
- * interrupts off); any other fault does. A fault on a present page
- * (copy-on-write, a protection) is never such a touch: it goes no
- * further than this. */
+/* A user's first touch of anonymous memory or of a file's page, and a
+ * copy-on-write break, need no big kernel lock (handle_fault_unlocked,
+ * mm/fault.c, with interrupts off); any other fault does. */
 static bool page_fault_unlocked(struct trapframe *tf)
 {
-	if (tf->vector != VEC_PAGE_FAULT || (tf->error & (PF_PROT | PF_RSVD)) ||
+	if (tf->vector != VEC_PAGE_FAULT || (tf->error & PF_RSVD) ||
 	    !trap_from_user(tf) || !current->mm ||
 	    !handle_fault_unlocked(current->mm, read_cr2(), tf->error))
 		return false;
