@@ -49,6 +49,10 @@ struct percpu {
 	void *tss;                /* this CPU's TSS (arch/x86/kernel/gdt.c) */
 	uint64_t *gdt;            /* and its GDT */
 	uint64_t active_pml4;     /* CR3's table (physical), read by TLB shootdowns */
+	/* Running the idle task or a kernel thread on the last process's
+	 * tables, and a flush owed to them (arch/x86/kernel/tlb.c). */
+	bool tlb_lazy;
+	bool tlb_flush_pending;
 	bool ldt_loaded;          /* LDTR holds a process's table (ldt.c) */
 	/* mmap_locks held without the big kernel lock, and the interrupt
 	 * flag from before the first (mm/vm.c, mmap_read_lock). */

@@ -33,3 +33,8 @@ struct mm;
  * arch/x86/kernel/tlb.c): those running its threads, and idle CPUs that
  * kept them. */
 uint64_t mm_cpumask(const struct mm *mm);
+/* Lazy TLB (arch/x86/kernel/tlb.c): switch_to enters it for the idle task
+ * and kernel threads, which run on the tables they find, and leaves it,
+ * with the flush owed, before running a task with an mm. */
+void enter_lazy_tlb(void);
+void leave_lazy_tlb(void);

@@ -131,13 +131,17 @@ void pgtable_free_tables(uint64_t *pml4, uint64_t start, uint64_t end, uint64_t 
 /* Does the pml4 map nothing in the user half? */
 bool pgtable_user_empty(const uint64_t *pml4);
 
-/* Flush the TLB for [start, end) if pml4 is the one loaded in CR3. */
+/* Flush the TLB for [start, end) of pml4, whose entries changed, on
+ * every CPU that has it loaded (this one too). */
 void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end);
-/* Flush all of pml4's user entries from the TLB, if it is loaded. */
+/* The same after tables below [start, end) were freed too: lazy CPUs are
+ * asked as well (arch/x86/kernel/tlb.c). */
+void tlb_flush_freed(const uint64_t *pml4, uint64_t start, uint64_t end);
+/* Flush all of pml4's user entries from the TLB, where it is loaded. */
 void tlb_flush_all(const uint64_t *pml4);
-/* The other CPUs' part of both, and of dropping an address space
+/* The other CPUs' part of the three, and of dropping an address space
  * (arch/x86/kernel/tlb.c): end ~0UL flushes everything. */
-void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end);
+void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end, bool freed_tables);
 void leave_mm_everywhere(uint64_t pml4_phys);
 void flush_tlb_kernel_range(uint64_t start, uint64_t end); /* on every CPU */
 void tlb_flush_local(uint64_t start, uint64_t end);       /* on this CPU */

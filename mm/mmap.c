@@ -715,7 +715,7 @@ long sys_madvise(unsigned long addr, unsigned long len, unsigned long advice)
 	case MADV_FREE:
 		mmap_write_lock(mm); /* entries cleared: include/vm.h */
 		pgtable_unmap(mm->pml4, addr, mapped_end);
-		tlb_flush_range(mm->pml4, addr, mapped_end);
+		tlb_flush_freed(mm->pml4, addr, mapped_end);
 		mmap_write_unlock(mm);
 		break;
 	case MADV_POPULATE_READ:

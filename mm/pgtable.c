@@ -342,13 +342,23 @@ int pgtable_move(uint64_t *pml4, uint64_t from, uint64_t to, uint64_t len)
  * may hold them: this one, if pml4 is loaded here, and the others that
  * have it loaded (a TLB shootdown, arch/x86/kernel/tlb.c).
  */
-void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end)
+static void flush_range(const uint64_t *pml4, uint64_t start, uint64_t end, bool freed_tables)
 {
 	uint64_t cr3 = read_cr3();
 
-	flush_tlb_others(virt_to_phys(pml4), start, end);
+	flush_tlb_others(virt_to_phys(pml4), start, end, freed_tables);
 	if ((cr3 & PTE_ADDR) == virt_to_phys(pml4))
 		tlb_flush_local(start, end); /* else the next CR3 load flushes it */
+}
+
+void tlb_flush_range(const uint64_t *pml4, uint64_t start, uint64_t end)
+{
+	flush_range(pml4, start, end, false);
+}
+
+void tlb_flush_freed(const uint64_t *pml4, uint64_t start, uint64_t end)
+{
+	flush_range(pml4, start, end, true);
 }
 
 /* This CPU's part, for the tables it has loaded. */
@@ -368,7 +378,7 @@ void tlb_flush_all(const uint64_t *pml4)
 {
 	uint64_t cr3 = read_cr3();
 
-	flush_tlb_others(virt_to_phys(pml4), 0, ~0UL);
+	flush_tlb_others(virt_to_phys(pml4), 0, ~0UL, false);
 	/* Reloading CR3 drops every TLB entry (no page here is global). */
 	if ((cr3 & PTE_ADDR) == virt_to_phys(pml4))
 		write_cr3(cr3);

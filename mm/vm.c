@@ -207,7 +207,7 @@ static int __vma_unmap(struct mm *mm, uint64_t start, uint64_t len)
 	}
 	pgtable_zap(mm->pml4, start, end);
 	pgtable_free_tables(mm->pml4, start, end, floor, *pp ? (*pp)->start : ~0UL);
-	tlb_flush_range(mm->pml4, start, end);
+	tlb_flush_freed(mm->pml4, start, end);
 	return 0;
 }
 
@@ -385,7 +385,7 @@ static int __vma_move(struct mm *mm, uint64_t from, uint64_t old_len, uint64_t t
 		merge_areas(mm);
 		return -ENOMEM;
 	}
-	tlb_flush_range(mm->pml4, from, from + old_len);
+	tlb_flush_freed(mm->pml4, from, from + old_len); /* pgtable_move frees tables */
 	v = vma_find(mm, from); /* the split may have made it a new area */
 	/* The moved memory is plain memory: no longer the heap brk moves,
 	 * nor a stack that grows. A file-backed area stays one, at the same
@@ -579,7 +579,7 @@ static void unmap_mapping_in(struct mm *mm, struct inode *inode, uint64_t from_i
 		if (from_index > v->vm_pgoff)
 			start += (from_index - v->vm_pgoff) << PAGE_SHIFT;
 		pgtable_unmap(mm->pml4, start, v->end);
-		tlb_flush_range(mm->pml4, start, v->end);
+		tlb_flush_freed(mm->pml4, start, v->end);
 	}
 	mmap_write_unlock(mm);
 }
@@ -598,7 +598,7 @@ void zap_special_mapping(struct mm *mm, const struct vm_special_mapping *sm)
 		if (v->vm_special != sm)
 			continue;
 		pgtable_unmap(mm->pml4, v->start, v->end);
-		tlb_flush_range(mm->pml4, v->start, v->end);
+		tlb_flush_freed(mm->pml4, v->start, v->end);
 	}
 	mmap_write_unlock(mm);
 }

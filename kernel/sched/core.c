@@ -146,6 +146,10 @@ static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 		load_mm_ldt(next->mm);
 		load_fsgs(next);
 	}
+	if (next->mm)
+		leave_lazy_tlb(); /* and take the flushes it was spared */
+	else
+		enter_lazy_tlb();
 	kstat.nr_context_switches++;
 	switch_context(&prev->ksp, next->ksp);
 	/* Back in prev, maybe on another CPU: cpu is stale from here. */
