@@ -724,8 +724,8 @@ static uint64_t elf_set_brk(struct linux_binprm *bprm, struct elf_image *img)
  * own (frames, kmalloc, random numbers, the log) or is the exec's (bprm,
  * the files it holds open). So the big kernel lock is let go meanwhile,
  * and other CPUs' system calls run while this one builds (half of an
- * execve's work). A fault on the new memory takes the lock by itself
- * (arch/x86/kernel/traps.c).
+ * execve's work). A fault on the new memory is taken without it too, or
+ * takes it by itself (arch/x86/kernel/traps.c).
  */
 static int elf_build_mm(struct linux_binprm *bprm, struct elf_image *img, uint64_t *bss_end)
 {

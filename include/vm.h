@@ -403,8 +403,9 @@ void mm_count(struct mm *mm, struct mm_counts *c);
 int handle_mm_fault(struct mm *mm, uint64_t addr, uint64_t err);
 /* The first touch of anonymous private memory or of a page a private
  * file area maps from a file that keeps it, or a copy-on-write break,
- * from user mode, without the big kernel lock (mm/fault.c). The caller
- * (trap_handler) passes only a fault without PF_RSVD from user mode of a
- * task with an mm. False: not such a fault (or not allowed there), or no
- * memory. */
+ * without the big kernel lock (mm/fault.c). The caller (trap_handler)
+ * passes only a fault without PF_RSVD on a user address of a task with
+ * an mm, from user mode or from a user-copy routine of a CPU without the
+ * big lock, with interrupts off. False: not such a fault (or not allowed
+ * there), or no memory. */
 bool handle_fault_unlocked(struct mm *mm, uint64_t addr, uint64_t err);

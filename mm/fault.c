@@ -427,18 +427,18 @@ static bool cow_fault_unlocked(struct mm *mm, uint64_t addr)
 }
 
 /*
- * The faults programs take most, from user mode: the first touch of a
+ * The faults programs take most (from user mode, or in a user copy of a
+ * CPU without the big kernel lock: include/vm.h): the first touch of a
  * page of anonymous private memory or of a page a private file area maps
- * from a file that keeps it, and a write to a page it shares after a fork
- * (cow_fault_unlocked). They run without the big kernel lock, so that
- * threads and processes on several CPUs take them at once: the mm's
- * mmap_lock, held for reading, keeps every area and table in place, and
- * page_table_lock makes filling the entry one step with any other fault's
- * (include/vm.h). The caller filters the fault first (from user mode, no
- * reserved bit: include/vm.h). False for any other area (shared, the
- * vDSO), a file page that would have to be added or read (kept_only), an
- * access the area does not allow, when a writer has or wants mmap_lock,
- * and when there is no memory: the caller takes the big lock and
+ * from a file that keeps it, and a write to a page it shares after a
+ * fork (cow_fault_unlocked). They run without the big kernel lock, so
+ * that threads and processes on several CPUs take them at once: the
+ * mm's mmap_lock, held for reading, keeps every area and table in place,
+ * and page_table_lock makes filling the entry one step with any other
+ * fault's (include/vm.h). False for any other area (shared, the vDSO), a
+ * file page that would have to be added or read (kept_only), an access
+ * the area does not allow, when a writer has or wants mmap_lock, and
+ * when there is no memory: the caller takes the big lock and
  * handle_mm_fault. A file's page is found under the inode's i_pages_lock
  * (find_get_page), so a truncation cannot free it meanwhile; truncation's
  * unmap then waits for our mmap_lock, and takes the entry away again.

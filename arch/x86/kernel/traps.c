@@ -446,17 +446,29 @@ static bool idle_tick_handled(struct trapframe *tf)
 	return true;
 }
 
-/* A user's first touch of anonymous memory or of a file's page, and a
+/*
+ * A user's first touch of anonymous memory or of a file's page, and a
  * copy-on-write break, need no big kernel lock (handle_fault_unlocked,
- * mm/fault.c, with interrupts off); any other fault does. */
+ * mm/fault.c, with interrupts off); any other fault does. So does the
+ * same fault taken by a user-copy routine of a CPU that runs without the
+ * big lock (execve building the new program's memory, fs/binfmt_elf.c):
+ * taking the lock there would undo the point of letting it go.
+ */
 static bool page_fault_unlocked(struct trapframe *tf)
 {
-	if (tf->vector != VEC_PAGE_FAULT || (tf->error & PF_RSVD) ||
-	    !trap_from_user(tf) || !current->mm ||
-	    !handle_fault_unlocked(current->mm, read_cr2(), tf->error))
+	bool user = trap_from_user(tf);
+	uint64_t cr2;
+
+	if (tf->vector != VEC_PAGE_FAULT || (tf->error & PF_RSVD) || !current->mm)
+		return false;
+	if (!user && (kernel_locked() || (tf->error & PF_INSTR) || !uaccess_fixup(tf->rip)))
+		return false;
+	cr2 = read_cr2();
+	if (cr2 >= TASK_SIZE || !handle_fault_unlocked(current->mm, cr2, tf->error))
 		return false;
 	current->min_flt++;
-	prepare_return_to_user_unlocked(tf);
+	if (user)
+		prepare_return_to_user_unlocked(tf);
 	return true;
 }
 
