@@ -107,7 +107,8 @@ void files_put(struct files_struct *files)
 	if (!files || --files->count > 0)
 		return;
 	for (unsigned int fd = 0; fd < files->max_fds; fd++)
-		filp_close(files->fd[fd]);
+		if (files->fd[fd])
+			filp_close(files->fd[fd]);
 	if (files->fd != files->fd_array) {
 		kfree(files->fd);
 		kfree(files->close_on_exec);

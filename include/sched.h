@@ -122,6 +122,10 @@ struct sigpending {
 /* The handlers, shared by the threads of a process (CLONE_SIGHAND). */
 struct sighand_struct {
 	int count;
+	/* An action may differ from what exec leaves (a handler, flags, a
+	 * restorer or a mask): set by sigaction, so that the exec of a
+	 * process that never called it need not look at all 64. */
+	bool installed;
 	struct k_sigaction action[NSIG];
 };
 

@@ -328,6 +328,7 @@ int de_thread(struct task *me)
 		if (!sh)
 			return -ENOMEM;
 		memcpy(sh->action, me->sighand->action, sizeof(sh->action));
+		sh->installed = me->sighand->installed;
 		sh->count = 1;
 		me->sighand->count--;
 		me->sighand = sh;

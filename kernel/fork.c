@@ -125,6 +125,7 @@ static struct sighand_struct *copy_sighand(uint64_t flags)
 	if (!sh)
 		return NULL;
 	memcpy(sh->action, current->sighand->action, sizeof(sh->action));
+	sh->installed = current->sighand->installed;
 	sh->count = 1;
 	if (flags & CLONE_CLEAR_SIGHAND) {
 		/* clone3: caught signals back to the default, as exec does. */

@@ -497,12 +497,13 @@ int kill_pgrp(pid_t pgrp, int sig)
  * and the alternate stack is forgotten. The mask and pending set stay. */
 void flush_signal_handlers(struct task *t)
 {
-	for (int i = 0; i < NSIG; i++) {
+	for (int i = 0; t->sighand->installed && i < NSIG; i++) {
 		struct k_sigaction *ka = &t->sighand->action[i];
 		if (ka->handler != SIG_IGN)
 			ka->handler = SIG_DFL;
 		ka->flags = ka->restorer = ka->mask = 0;
 	}
+	t->sighand->installed = false;
 	/* exec: no alternate stack, but its flags stay, as on Linux */
 	t->altstack_sp = t->altstack_size = 0;
 }
@@ -798,6 +799,7 @@ long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 	if (act) {
 		new.mask &= ~UNBLOCKABLE;
 		*sigaction_of(current, sig) = new;
+		current->sighand->installed = true;
 		/* Setting SIG_IGN (or a default that ignores) drops a pending
 		 * one, in every thread, as Linux. */
 		if (handler_ignores(new.handler, sig)) {
