@@ -7,6 +7,7 @@
  *   sys_execve / sys_execveat / kernel_execve
  *     getname                  the file name into the kernel
  *     do_execveat_common       builds a struct linux_binprm:
+ *      (bprm_from_user         the next four, without the big kernel lock)
  *       alloc_bprm             bprm->filename: the name, or execveat's
  *                              /dev/fd/N[/NAME]
  *         bprm_mm_init         a new, empty address space with a stack area
@@ -130,7 +131,7 @@ static char *getname(const char __user *filename, bool empty_ok);
 static char *getname_kernel(const char *filename);
 static int do_execveat_common(int fd, char *filename, const char __user *const __user *argv,
 			      const char __user *const __user *envp, int flags);
-static struct linux_binprm *alloc_bprm(int fd, const char *filename);
+static struct linux_binprm *alloc_bprm(int fd, const char *filename, uint64_t rlim_stack);
 static void free_bprm(struct linux_binprm *bprm);
 static int count(const char __user *const __user *argv, int max);
 static int count_strings_kernel(char *const argv[]);
@@ -197,27 +198,67 @@ static char *getname_kernel(const char *filename)
 }
 
 /*
- * The file name, at the very top of the new stack (AT_EXECFN points to
- * it), then the environment and the arguments. The new address space is
- * bprm's alone until begin_new_exec, and the strings are read through the
- * usual user copies (a fault takes the big kernel lock by itself): the
- * lock is let go meanwhile, so that other CPUs' calls run while this one
- * copies.
+ * The counts and the strings: the file name at the very top of the new
+ * stack (AT_EXECFN points to it), then the environment and the arguments.
+ * An empty argv gets argv[0] = "", so that a program that starts at
+ * argv[1] does not walk into envp (bprm_stack_limits has counted that
+ * pointer already).
  */
-static int copy_exec_strings(struct linux_binprm *bprm, const char __user *const __user *argv,
+static int bprm_take_strings(struct linux_binprm *bprm, const char __user *const __user *argv,
 			     const char __user *const __user *envp)
 {
-	bool locked = release_kernel_lock();
-	int retval = copy_string_kernel(bprm->filename, bprm);
+	static bool warned_null_argv;
+	int retval = count(argv, MAX_ARG_STRINGS);
 
+	if (retval == 0 && !__atomic_exchange_n(&warned_null_argv, true, __ATOMIC_RELAXED))
+		pr_warn("process '%s' launched '%s' with NULL argv: empty string added\n",
+			current->comm, bprm->filename); /* Linux: pr_warn_once */
+	if (retval < 0)
+		return retval;
+	bprm->argc = retval;
+	retval = count(envp, MAX_ARG_STRINGS);
+	if (retval < 0)
+		return retval;
+	bprm->envc = retval;
+	retval = bprm_stack_limits(bprm);
+	if (retval >= 0)
+		retval = copy_string_kernel(bprm->filename, bprm);
 	if (retval >= 0) {
 		bprm->exec = bprm->p;
 		retval = copy_strings(bprm->envc, envp, bprm);
 	}
 	if (retval >= 0)
 		retval = copy_strings(bprm->argc, argv, bprm);
-	reacquire_kernel_lock(locked);
+	if (retval >= 0 && bprm->argc == 0) {
+		retval = copy_string_kernel("", bprm);
+		bprm->argc = 1;
+	}
 	return retval;
+}
+
+/*
+ * What an exec builds from the caller's memory before it looks at the
+ * file: bprm with its new address space, the counts and the strings.
+ * All of it is bprm's own, or the caller's memory read through the usual
+ * user copies (whose faults need no big kernel lock either): the lock is
+ * let go meanwhile, so that other CPUs' calls run while this one copies.
+ * Returns bprm, or an ERR_PTR with bprm given back.
+ */
+static struct linux_binprm *bprm_from_user(int fd, const char *filename,
+					   const char __user *const __user *argv,
+					   const char __user *const __user *envp)
+{
+	uint64_t rlim_stack = current->rlim[RLIMIT_STACK].cur;
+	bool locked = release_kernel_lock();
+	struct linux_binprm *bprm = alloc_bprm(fd, filename, rlim_stack);
+	int retval = IS_ERR(bprm) ? 0 : bprm_take_strings(bprm, argv, envp);
+
+	reacquire_kernel_lock(locked);
+	if (retval < 0) {
+		free_bprm(bprm);
+		return ERR_PTR(retval);
+	}
+	return bprm;
 }
 
 /*
@@ -227,7 +268,6 @@ static int copy_exec_strings(struct linux_binprm *bprm, const char __user *const
 static int do_execveat_common(int fd, char *filename, const char __user *const __user *argv,
 			      const char __user *const __user *envp, int flags)
 {
-	static bool warned_null_argv;
 	struct linux_binprm *bprm;
 	int retval;
 
@@ -245,49 +285,13 @@ static int do_execveat_common(int fd, char *filename, const char __user *const _
 	}
 	current->nproc_exceeded = false;
 
-	bprm = alloc_bprm(fd, filename);
+	bprm = bprm_from_user(fd, filename, argv, envp);
 	if (IS_ERR(bprm)) {
 		retval = PTR_ERR(bprm);
 		goto out_ret;
 	}
-
-	retval = count(argv, MAX_ARG_STRINGS);
-	if (retval == 0 && !warned_null_argv) {
-		warned_null_argv = true; /* Linux: pr_warn_once */
-		pr_warn("process '%s' launched '%s' with NULL argv: empty string added\n",
-			current->comm, bprm->filename);
-	}
-	if (retval < 0)
-		goto out_free;
-	bprm->argc = retval;
-
-	retval = count(envp, MAX_ARG_STRINGS);
-	if (retval < 0)
-		goto out_free;
-	bprm->envc = retval;
-
-	retval = bprm_stack_limits(bprm);
-	if (retval < 0)
-		goto out_free;
-
-	retval = copy_exec_strings(bprm, argv, envp);
-	if (retval < 0)
-		goto out_free;
-
-	/*
-	 * An empty argv gets argv[0] = "", so that a program that starts at
-	 * argv[1] does not walk into envp. bprm_stack_limits has counted this pointer already.
-	 */
-	if (bprm->argc == 0) {
-		retval = copy_string_kernel("", bprm);
-		if (retval < 0)
-			goto out_free;
-		bprm->argc = 1;
-	}
-
 	exec_trace_start(bprm);
 	retval = bprm_execve(bprm, fd, filename, flags);
-out_free:
 	free_bprm(bprm);
 out_ret:
 	kfree(filename);
@@ -309,7 +313,7 @@ int kernel_execve(const char *kernel_filename, char *const argv[], char *const e
 	if (IS_ERR(filename))
 		return PTR_ERR(filename);
 
-	bprm = alloc_bprm(AT_FDCWD, filename);
+	bprm = alloc_bprm(AT_FDCWD, filename, current->rlim[RLIMIT_STACK].cur);
 	if (IS_ERR(bprm)) {
 		retval = PTR_ERR(bprm);
 		goto out_ret;
@@ -388,7 +392,7 @@ static int bprm_mm_init(struct linux_binprm *bprm)
  * (AT_EMPTY_PATH). A script's interpreter gets this name, and AT_EXECFN
  * points to it.
  */
-static struct linux_binprm *alloc_bprm(int fd, const char *filename)
+static struct linux_binprm *alloc_bprm(int fd, const char *filename, uint64_t rlim_stack)
 {
 	struct linux_binprm *bprm = kzalloc(sizeof(*bprm));
 	int retval;
@@ -414,7 +418,7 @@ static struct linux_binprm *alloc_bprm(int fd, const char *filename)
 		bprm->fdpath = bprm->filename = fdpath;
 	}
 	bprm->interp = bprm->filename;
-	bprm->rlim_stack = current->rlim[RLIMIT_STACK].cur; /* as Linux, the caller's */
+	bprm->rlim_stack = rlim_stack; /* as Linux, the caller's */
 	retval = bprm_mm_init(bprm);
 	if (retval) {
 		kfree((char *)bprm->fdpath);
