@@ -835,9 +835,24 @@ static int copy_areas_unlocked(struct mm *mm, struct mm *parent)
 	return err;
 }
 
+/*
+ * The child's address space, empty. mm_create needs no big kernel lock (a
+ * zeroed structure, and a top table whose kernel half is copied from the
+ * kernel's, which never changes after boot): it is let go meanwhile, as
+ * for the copy below.
+ */
+static struct mm *mm_create_unlocked(void)
+{
+	bool locked = release_kernel_lock();
+	struct mm *mm = mm_create();
+
+	reacquire_kernel_lock(locked);
+	return mm;
+}
+
 struct mm *mm_fork(struct mm *parent)
 {
-	struct mm *mm = mm_create();
+	struct mm *mm = mm_create_unlocked();
 	if (!mm)
 		return NULL;
 	/* Everything but the tables and the list: the layout fields. */
