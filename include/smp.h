@@ -34,7 +34,8 @@ struct mm;
  * kept them. */
 uint64_t mm_cpumask(const struct mm *mm);
 /* Lazy TLB (arch/x86/kernel/tlb.c): switch_to enters it for the idle task
- * and kernel threads, which run on the tables they find, and leaves it,
- * with the flush owed, before running a task with an mm. */
+ * and kernel threads, which run on the tables they find; mm_activate
+ * leaves it, with the flush owed, whenever a task's address space is
+ * loaded (a switch, or a kernel thread's exec). */
 void enter_lazy_tlb(void);
 void leave_lazy_tlb(void);

@@ -877,6 +877,11 @@ void mm_activate(struct mm *mm)
 		this_cpu_write(active_pml4, phys);
 		write_cr3(phys);
 	}
+	/* A task's address space is loaded: the CPU is no longer lazy (a
+	 * kernel thread that execs, too), and owes the flushes it was
+	 * spared (arch/x86/kernel/tlb.c). */
+	if (mm)
+		leave_lazy_tlb();
 }
 
 /* ---- figures: /proc and the OOM killer ---- */

@@ -146,10 +146,8 @@ static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 		load_mm_ldt(next->mm);
 		load_fsgs(next);
 	}
-	if (next->mm)
-		leave_lazy_tlb(); /* and take the flushes it was spared */
-	else
-		enter_lazy_tlb();
+	if (!next->mm)
+		enter_lazy_tlb(); /* mm_activate leaves it */
 	kstat.nr_context_switches++;
 	switch_context(&prev->ksp, next->ksp);
 	/* Back in prev, maybe on another CPU: cpu is stale from here. */

@@ -21,7 +21,8 @@
  * A flush that only changed entries does not interrupt it (an idle CPU's
  * halt would end, under QEMU a host thread's sleep, for every
  * copy-on-write break of the process it last ran): it is told to flush
- * when it next runs a task (Linux skips lazy CPUs so, with its tlb_gen).
+ * when it next loads a task's address space (mm_activate, at a switch or
+ * a kernel thread's exec; Linux skips lazy CPUs so, with its tlb_gen).
  * A flush after tables were freed asks it all the same: its
  * paging-structure caches may still point into them.
  */

@@ -33,6 +33,7 @@ struct percpu host_cpu;
 /* One CPU: no other to shoot down; an address space going away is left
  * if loaded, as arch/x86/kernel/tlb.c does. */
 void flush_tlb_others(uint64_t pml4_phys, uint64_t start, uint64_t end, bool freed_tables) {}
+void leave_lazy_tlb(void) {}
 void leave_mm_everywhere(uint64_t pml4_phys)
 {
 	if ((fake_cr3 & PTE_ADDR) == pml4_phys)
