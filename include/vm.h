@@ -119,11 +119,11 @@ static inline struct file *vma_backing_file(const struct vma *v)
 /*
  * Locks of an address space. The big kernel lock serializes most of the
  * kernel, but three users of an address space run without it: the page
- * fault of anonymous memory or of a file's page from user mode, and the
- * copy-on-write break (handle_fault_unlocked, mm/fault.c), fork's copy of the parent's areas
- * and entries (mm_fork, mm/vm.c), and execve building the new program's
- * (copy_exec_strings, fs/exec.c; elf_build_mm, fs/binfmt_elf.c); these
- * two locks keep them and the rest apart. Order, outermost first:
+ * fault of anonymous memory or of a file's page, and the copy-on-write
+ * break (handle_fault_unlocked, mm/fault.c), fork's copy of the parent's
+ * areas and entries (mm_fork, mm/vm.c), and execve building the new
+ * program's (bprm_from_user, fs/exec.c; elf_build_mm, fs/binfmt_elf.c);
+ * these two locks keep them and the rest apart. Order, outermost first:
  *     big kernel lock  >  mmap_lock  >  page_table_lock  >  an inode's
  *     i_pages_lock (fs/vfs.h)  >  a CPU's free-frame list lock  >
  *     zone_lock (the page allocator's, both in mm/page_alloc.c)

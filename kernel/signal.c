@@ -497,13 +497,15 @@ int kill_pgrp(pid_t pgrp, int sig)
  * and the alternate stack is forgotten. The mask and pending set stay. */
 void flush_signal_handlers(struct task *t)
 {
-	for (int i = 0; t->sighand->installed && i < NSIG; i++) {
-		struct k_sigaction *ka = &t->sighand->action[i];
-		if (ka->handler != SIG_IGN)
-			ka->handler = SIG_DFL;
-		ka->flags = ka->restorer = ka->mask = 0;
+	if (t->sighand->installed) {
+		for (int i = 0; i < NSIG; i++) {
+			struct k_sigaction *ka = &t->sighand->action[i];
+			if (ka->handler != SIG_IGN)
+				ka->handler = SIG_DFL;
+			ka->flags = ka->restorer = ka->mask = 0;
+		}
+		t->sighand->installed = false;
 	}
-	t->sighand->installed = false;
 	/* exec: no alternate stack, but its flags stay, as on Linux */
 	t->altstack_sp = t->altstack_size = 0;
 }

@@ -98,24 +98,31 @@ static void *private_worker(void *arg)
 	return NULL;
 }
 
-/* Start fn on every CPU, run meanwhile, wait: the workers' errors. */
-static long run_workers(void *(*fn)(void *), void (*meanwhile)(void))
+/* Start fn on CPUs 0 to n - 1, run meanwhile, wait: the workers'
+ * errors. */
+static long run_workers_on(int n, void *(*fn)(void *), void (*meanwhile)(void))
 {
 	pthread_t t[MAX_CPUS];
 	long bad = 0;
 
-	for (long cpu = 0; cpu < ncpus; cpu++)
+	for (long cpu = 0; cpu < n; cpu++)
 		pthread_create(&t[cpu], NULL, fn, (void *)cpu);
-	while (atomic_load(&ready) < ncpus)
+	while (atomic_load(&ready) < n)
 		;
 	atomic_store(&go, 1);
 	if (meanwhile)
 		meanwhile();
-	for (int cpu = 0; cpu < ncpus; cpu++) {
+	for (int cpu = 0; cpu < n; cpu++) {
 		pthread_join(t[cpu], NULL);
 		bad += errors[cpu];
 	}
 	return bad;
+}
+
+/* The same on every CPU. */
+static long run_workers(void *(*fn)(void *), void (*meanwhile)(void))
+{
+	return run_workers_on(ncpus, fn, meanwhile);
 }
 
 static void private(const char *what, void (*meanwhile)(void))
@@ -130,10 +137,13 @@ static void private(const char *what, void (*meanwhile)(void))
 
 #define SHARED_PAGES 256
 static unsigned char *shared_area;
-static atomic_long arrivals;
+/* In shared memory (main), so that a forked child meets the threads too
+ * (cow). */
+static atomic_long *arrivals;
 
 /*
- * Wait until every thread has arrived before page i. Started together
+ * Wait until every party (a thread on each CPU, or in cow the parent's
+ * threads and the child) has arrived before page i. Started together
  * only once, the threads drift apart (a host that runs the CPUs' threads
  * in turns lets one run ahead) and then each faults pages the other has
  * already filled; meeting before every page keeps them faulting the same
@@ -141,9 +151,19 @@ static atomic_long arrivals;
  */
 static void meet_before_page(int i)
 {
-	atomic_fetch_add(&arrivals, 1);
-	while (atomic_load(&arrivals) < (long)(i + 1) * ncpus)
+	atomic_fetch_add(arrivals, 1);
+	while (atomic_load(arrivals) < (long)(i + 1) * ncpus)
 		;
+}
+
+/* Party `slot` writes its slot of every page, meeting the others before
+ * each. */
+static void write_slots(int slot)
+{
+	for (int i = 0; i < SHARED_PAGES; i++) {
+		meet_before_page(i);
+		shared_area[(size_t)i * PAGE + slot] = (unsigned char)(slot + 1);
+	}
 }
 
 static void *shared_worker(void *arg)
@@ -152,10 +172,7 @@ static void *shared_worker(void *arg)
 
 	pin_to(cpu);
 	start_together();
-	for (int i = 0; i < SHARED_PAGES; i++) {
-		meet_before_page(i);
-		shared_area[(size_t)i * PAGE + cpu] = (unsigned char)(cpu + 1);
-	}
+	write_slots(cpu);
 	return NULL;
 }
 
@@ -167,7 +184,7 @@ static long shared_round(void)
 	shared_area = map_anon(SHARED_PAGES * PAGE);
 	atomic_store(&ready, 0);
 	atomic_store(&go, 0);
-	atomic_store(&arrivals, 0);
+	atomic_store(arrivals, 0);
 	run_workers(shared_worker, NULL);
 	for (int i = 0; i < SHARED_PAGES; i++)
 		for (int cpu = 0; cpu < ncpus; cpu++)
@@ -233,7 +250,7 @@ static long file_round(void)
 		return SHARED_PAGES;
 	atomic_store(&ready, 0);
 	atomic_store(&go, 0);
-	atomic_store(&arrivals, 0);
+	atomic_store(arrivals, 0);
 	run_workers(file_worker, NULL);
 	for (int i = 0; i < SHARED_PAGES; i++)
 		for (int cpu = 0; cpu < ncpus; cpu++) {
@@ -274,46 +291,16 @@ static void shared(void)
 
 /* ---- cow ---- */
 
-/* The meeting count lives in shared memory, so that the child meets the
- * parent's threads too. */
-static atomic_long *cow_arrivals;
-static int cow_parties; /* every CPU: the parent's threads and the child */
-
 static unsigned char cow_byte(int page) { return (unsigned char)(page * 13 + 5); }
 
-static void cow_meet(int i)
-{
-	atomic_fetch_add(cow_arrivals, 1);
-	while (atomic_load(cow_arrivals) < (long)(i + 1) * cow_parties)
-		;
-}
-
-/* Party `slot` (a thread, or the child) writes its slot of every page. */
-static void cow_write_slots(int slot)
-{
-	for (int i = 0; i < SHARED_PAGES; i++) {
-		cow_meet(i);
-		shared_area[(size_t)i * PAGE + slot] = (unsigned char)(slot + 1);
-	}
-}
-
-static void *cow_worker(void *arg)
-{
-	int cpu = (int)(long)arg;
-
-	pin_to(cpu);
-	start_together();
-	cow_write_slots(cpu);
-	return NULL;
-}
-
-/* Slots of page i as party `mine` should see them: its own written, the
- * others' as filled before the fork; how many are not. */
+/* Slots of page i as the process writing slots first_mine..last_mine
+ * should see them: those written, the others as filled before the fork;
+ * how many are not. */
 static long cow_wrong_in(int i, int first_mine, int last_mine)
 {
 	long wrong = 0;
 
-	for (int slot = 0; slot < cow_parties; slot++) {
+	for (int slot = 0; slot < ncpus; slot++) {
 		unsigned char want = slot >= first_mine && slot <= last_mine ? (unsigned char)(slot + 1) :
 									      cow_byte(i);
 		wrong += shared_area[(size_t)i * PAGE + slot] != want;
@@ -327,26 +314,21 @@ static long cow_round(void)
 	int child = ncpus - 1, status;
 	long wrong = 0;
 
-	cow_parties = ncpus;
 	shared_area = map_anon(SHARED_PAGES * PAGE);
 	for (int i = 0; i < SHARED_PAGES; i++)
 		memset(shared_area + (size_t)i * PAGE, cow_byte(i), PAGE);
-	atomic_store(cow_arrivals, 0);
+	atomic_store(arrivals, 0);
 	atomic_store(&ready, 0);
 	atomic_store(&go, 0);
 	pid_t pid = fork();
 	if (pid == 0) {
 		pin_to(child);
-		cow_write_slots(child);
+		write_slots(child);
 		for (int i = 0; i < SHARED_PAGES; i++)
 			wrong += cow_wrong_in(i, child, child);
 		_exit(wrong ? 1 : 0);
 	}
-	ncpus--; /* the parent's threads: every CPU but the child's */
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		errors[cpu] = 0;
-	run_workers(cow_worker, NULL);
-	ncpus++;
+	run_workers_on(ncpus - 1, shared_worker, NULL); /* every CPU but the child's */
 	for (int i = 0; i < SHARED_PAGES; i++)
 		wrong += cow_wrong_in(i, 0, child - 1);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0)
@@ -430,8 +412,8 @@ int main(int argc, char **argv)
 		printf("smp_faults: %d CPUs, needs 2 to %d\n", ncpus, MAX_CPUS);
 		return 1;
 	}
-	cow_arrivals = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (cow_arrivals == MAP_FAILED) {
+	arrivals = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (arrivals == MAP_FAILED) {
 		perror("mmap");
 		return 1;
 	}
