@@ -122,7 +122,11 @@ static void put_prev_task(struct task *prev, int this_cpu)
 /* Give this CPU to next: its registers, stacks and address space. */
 static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 {
-	if (prev != cpu->idle) {
+	/* A thread that has exited never runs again: nothing of its
+	 * registers is kept (the idle task keeps none either). */
+	bool keep_prev = prev != cpu->idle && prev->state != TASK_ZOMBIE && prev->state != TASK_DEAD;
+
+	if (keep_prev) {
 		rseq_preempt(prev);
 		fpu_save(&prev->fpu);
 		save_fsgs(prev); /* wrfsbase needs no system call */
