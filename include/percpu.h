@@ -54,6 +54,7 @@ struct percpu {
 	bool tlb_lazy;
 	bool tlb_flush_pending;
 	bool ldt_loaded;          /* LDTR holds a process's table (ldt.c) */
+	bool io_bitmap_loaded;    /* the TSS allows some port (ioport.c) */
 	/* mmap_locks held without the big kernel lock, and the interrupt
 	 * flag from before the first (mm/vm.c, mmap_read_lock). */
 	unsigned int mmap_irq_depth;

@@ -31,13 +31,13 @@ void tss_set_io_bitmap(const uint8_t *bitmap, bool allow_all);
  * is left alone unless the thread before had some. */
 void io_bitmap_switch(struct task *next)
 {
-	static bool loaded; /* the TSS allows some port */
 	bool wants = next->io_bitmap || next->iopl_emul == 3;
 
-	if (!wants && !loaded)
+	/* Each CPU has its TSS: what this one's allows is its own to know. */
+	if (!wants && !this_cpu_read(io_bitmap_loaded))
 		return;
 	tss_set_io_bitmap(next->io_bitmap, next->iopl_emul == 3);
-	loaded = wants;
+	this_cpu_write(io_bitmap_loaded, wants);
 }
 
 /* fork: the child gets a copy of the parent's permissions. */
