@@ -46,6 +46,8 @@ struct percpu {
 	unsigned int slice_left;  /* ticks current may still run */
 	uint64_t kernel_ticks;    /* ticks current spent in the kernel in a row */
 	struct task *idle;        /* this CPU's idle task */
+	struct task *prev_task;   /* the task a switch leaves (finish_task_switch) */
+	struct task *migrate_task; /* and where it goes if it may not stay */
 	void *tss;                /* this CPU's TSS (arch/x86/kernel/gdt.c) */
 	uint64_t *gdt;            /* and its GDT */
 	uint64_t active_pml4;     /* CR3's table (physical), read by TLB shootdowns */

@@ -360,6 +360,9 @@ int sleep_until(uint64_t when);
 void make_runnable(struct task *t);      /* a sleeping task wakes */
 void wake_up_stopped(struct task *t);    /* a stopped task continues */
 void wake_up_new_task(struct task *t);   /* a new task may run */
+/* Wait while another CPU is still switching away from t (t->on_cpu), with
+ * the big kernel lock held: then t may be queued elsewhere, or freed. */
+void wait_until_off_cpu(struct task *t);
 /* The task with this thread id as the current task numbers it (any
  * thread, Linux's find_task_by_vpid); NULL if none, or if it is released.
  * A zombie is still found. */
@@ -390,6 +393,7 @@ void free_task(struct task *t);  /* after it is reaped */
 /* Free t once the CPU has left its stack for good (self-reaping exit). */
 void release_task_later(struct task *t);
 void release_dead_tasks(void);   /* the scheduler calls it */
+bool dead_tasks_waiting(void);   /* a hint, read without the big lock */
 extern int nr_tasks, max_tasks;  /* max_tasks: Linux's max_threads */
 int count_user_tasks(uid_t uid);
 /* Prepare t's kernel stack so that its first run returns to user mode

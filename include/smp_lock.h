@@ -8,9 +8,9 @@
  * and the first step of every kernel made SMP since. Programs run in user
  * mode on every CPU at once; a CPU takes the lock on its way into the
  * kernel (system call, exception, interrupt) and drops it on its way back
- * to user mode or into the idle halt. The lock belongs to the CPU, not to
- * a task: a task that sleeps in the kernel passes it to the next task
- * that CPU runs, inside schedule().
+ * to user mode or into the idle halt. A task that sleeps in the kernel
+ * lets it go for the switch (schedule(), kernel/sched/core.c) and takes it
+ * back when it runs again, as Linux 2.6's did.
  *
  * Only the IPI handlers (arch/x86/kernel/smp.c) run without it, and a CPU
  * waiting for it keeps answering them, so that the holder may wait for

@@ -25,7 +25,7 @@ static uint64_t next_serial = 1;
 int nr_tasks, max_tasks;
 static struct task *dead_tasks; /* self-reaped, waiting to be freed */
 
-extern char trap_return[], kernel_thread_start[];
+extern char ret_from_fork[], kernel_thread_start[];
 void __noreturn cpu_idle(void);
 
 struct task *first_task(void) { return task_list; }
@@ -121,6 +121,7 @@ void free_task(struct task *t)
 	put_pid(t->thread_pid);
 	put_pid(t->pgrp_pid);
 	put_pid(t->session_pid);
+	wait_until_off_cpu(t); /* a zombie's CPU may still be switching away */
 	kstack_free(t->kstack);
 	kfree(t);
 	nr_tasks--;
@@ -132,6 +133,11 @@ void release_task_later(struct task *t)
 	t->state = TASK_DEAD;
 	t->next_dead = dead_tasks;
 	dead_tasks = t;
+}
+
+bool dead_tasks_waiting(void)
+{
+	return __atomic_load_n(&dead_tasks, __ATOMIC_RELAXED) != NULL;
 }
 
 void release_dead_tasks(void)
@@ -218,7 +224,7 @@ void task_setup_user_return(struct task *t)
 	struct switch_frame *sf = (struct switch_frame *)t->tf - 1;
 
 	memset(sf, 0, sizeof(*sf));
-	sf->ret = (uint64_t)trap_return;
+	sf->ret = (uint64_t)ret_from_fork;
 	t->ksp = (uint64_t)sf;
 }
 

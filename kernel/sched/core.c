@@ -102,21 +102,30 @@ static struct task *pick_next_task(struct percpu *cpu)
 
 /*
  * prev stops running but stays runnable: to the tail of this CPU's
- * queue, or, if it may no longer run here (sched_setaffinity), of a CPU
- * it may use, which is told to look. (That CPU cannot run prev before
- * this one has switched away from it: it needs the big kernel lock,
- * which this CPU passes to the next task only after the switch.)
+ * queue. If it may no longer run here (sched_setaffinity), it goes to a
+ * CPU it may use, but only once this one has switched away from it
+ * (finish_task_switch): queued there now, it could be run there while
+ * this CPU is still on its stack.
  */
-static void put_prev_task(struct task *prev, int this_cpu)
+static void put_prev_task(struct percpu *cpu, struct task *prev)
 {
-	int n = prev->cpus_allowed >> this_cpu & 1 ? this_cpu : select_task_rq(prev);
-	struct rq *rq = cpu_rq(n);
+	struct rq *rq = cpu_rq(cpu->cpu);
 
+	if (!(prev->cpus_allowed >> cpu->cpu & 1)) {
+		cpu->migrate_task = prev;
+		return;
+	}
 	spin_lock(&rq->lock);
 	enqueue_task(rq, prev);
 	spin_unlock(&rq->lock);
-	if (n != this_cpu)
-		resched_cpu(n);
+}
+
+static void activate_task(struct task *t, int n, bool preempt);
+
+void wait_until_off_cpu(struct task *t)
+{
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax_answering_calls();
 }
 
 /* Give this CPU to next: its registers, stacks and address space. */
@@ -131,7 +140,10 @@ static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 		fpu_save(&prev->fpu);
 		save_fsgs(prev); /* wrfsbase needs no system call */
 	}
-	prev->on_cpu = false;
+	/* No other CPU runs next: a task is queued elsewhere only once it
+	 * is off its CPU (wake_off_cpu, steal_from). prev stays on_cpu until
+	 * the switch is over (finish_task_switch). */
+	BUG_ON(next->on_cpu);
 	next->on_cpu = true;
 	next->cpu = cpu->cpu;
 	cpu->current_task = next;
@@ -152,30 +164,104 @@ static void switch_to(struct percpu *cpu, struct task *prev, struct task *next)
 	}
 	if (!next->mm)
 		enter_lazy_tlb(); /* mm_activate leaves it */
-	kstat.nr_context_switches++;
+	__atomic_fetch_add(&kstat.nr_context_switches, 1, __ATOMIC_RELAXED);
+	cpu->prev_task = prev;
 	switch_context(&prev->ksp, next->ksp);
 	/* Back in prev, maybe on another CPU: cpu is stale from here. */
 }
 
-/* Neither may sleep holding a spinlock, nor in an interrupt handler: the
- * lock validator checks it (might_sleep, include/lockdep.h). */
-void schedule(void)
+/*
+ * The first thing a task does on the CPU that switched to it (back in
+ * schedule(), or at its first run: schedule_tail): the task that CPU left
+ * is off it now. From here another CPU may run that task, or free it if it
+ * has exited (free_task waits for this), so it is not touched again.
+ */
+static void finish_task_switch(void)
 {
-	might_sleep();
-	uint64_t flags = irq_save();
-	struct percpu *cpu = this_cpu();
+	struct task *prev = this_cpu_read(prev_task), *migrating = this_cpu_read(migrate_task);
+
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	if (migrating) { /* prev, runnable: put_prev_task */
+		this_cpu_write(migrate_task, NULL);
+		activate_task(migrating, select_task_rq(migrating), true);
+	}
+}
+
+/* Take the big kernel lock back after a switch. Interrupts are on while
+ * it waits, so that it may halt: the sleep is over, and whatever the
+ * caller checked with interrupts off before it slept, it checks again. */
+static void relock_after_switch(void)
+{
+	sti();
+	lock_kernel();
+	cli();
+}
+
+/* A new task's first run (entry.S's ret_from_fork, on its way to user
+ * mode, which needs no big kernel lock). */
+void schedule_tail(void)
+{
+	finish_task_switch();
+}
+
+/* A new kernel thread's first run (entry.S's kernel_thread_start): its
+ * function starts with the big kernel lock, interrupts off. */
+void schedule_tail_kernel(void)
+{
+	finish_task_switch();
+	relock_after_switch();
+}
+
+/*
+ * Pick the next task and switch to it; false if current goes on. The big
+ * kernel lock is let go for the switch, which touches only the two tasks
+ * and this CPU (the address space's own flags: arch/x86/kernel/tlb.c), so
+ * that the switch, and the TLB refill a new CR3 costs under QEMU, do not
+ * hold up other CPUs: Linux 2.6's schedule() did the same. Back in prev,
+ * the lock is taken again if prev held it (the idle task goes on without
+ * it: schedule_idle). Interrupts are off.
+ */
+static bool __schedule(struct percpu *cpu)
+{
 	struct task *prev = current, *next;
 
 	cpu->need_resched = false;
 	cpu->slice_left = TIME_SLICE_TICKS;
 	cpu->kernel_ticks = 0;
 	if (prev != cpu->idle && prev->state == TASK_RUNNABLE)
-		put_prev_task(prev, cpu->cpu);
+		put_prev_task(cpu, prev);
 	next = pick_next_task(cpu);
-	if (next != prev)
-		switch_to(cpu, prev, next);
+	if (next == prev)
+		return false;
+	bool locked = release_kernel_lock();
+	switch_to(cpu, prev, next);
+	finish_task_switch();
+	if (locked && prev != this_cpu_read(idle))
+		relock_after_switch();
+	return true;
+}
+
+/* Neither may sleep holding a spinlock, nor in an interrupt handler: the
+ * lock validator checks it (might_sleep, include/lockdep.h). The caller
+ * holds the big kernel lock, and holds it again on return. */
+void schedule(void)
+{
+	might_sleep();
+	uint64_t flags = irq_save();
+
+	__schedule(this_cpu());
 	release_dead_tasks();
 	irq_restore(flags);
+}
+
+/* The idle task's: free the tasks that ended, run whoever is runnable.
+ * Called with the big kernel lock and interrupts off; returns without the
+ * lock. */
+static void schedule_idle(void)
+{
+	release_dead_tasks();
+	if (!__schedule(this_cpu()))
+		unlock_kernel();
 }
 
 void sleep_on(void *chan)
@@ -225,6 +311,25 @@ static void activate_task(struct task *t, int n, bool preempt)
 		resched_cpu(n);
 }
 
+/*
+ * t was just made runnable: queue it where select_task_rq says. A task
+ * still on a CPU is either this CPU's current, woken before it switched
+ * away (it goes on running: schedule() sees it runnable and queues it), or
+ * one that another CPU is switching away from right now, without the big
+ * kernel lock (it slept under the lock, which the waker holds): that
+ * switch waits for nothing and ends soon (even its one fault, a user's
+ * stale selector, is fixed without the lock: segment_fault_fixed), and is
+ * waited for, since queued elsewhere the task could run there while still
+ * on the first CPU.
+ */
+static void wake_off_cpu(struct task *t, bool preempt)
+{
+	if (t == current)
+		return;
+	wait_until_off_cpu(t);
+	activate_task(t, select_task_rq(t), preempt);
+}
+
 /* A sleeping task wakes: it gets a CPU soon (select_task_rq says which).
  * A task woken before it got to schedule() (an interrupt between its
  * sleep_on and the switch) is still on its CPU and just keeps running. */
@@ -233,16 +338,14 @@ void make_runnable(struct task *t)
 	if (t->state != TASK_SLEEPING)
 		return;
 	t->state = TASK_RUNNABLE;
-	if (!t->on_cpu)
-		activate_task(t, select_task_rq(t), true);
+	wake_off_cpu(t, true);
 }
 
 /* A stopped task continues (SIGCONT, SIGKILL): it runs when a CPU is free. */
 void wake_up_stopped(struct task *t)
 {
 	t->state = TASK_RUNNABLE;
-	if (!t->on_cpu)
-		activate_task(t, select_task_rq(t), false);
+	wake_off_cpu(t, false);
 }
 
 /* A new task (fork, a kernel thread) is ready to run for the first time. */
@@ -304,8 +407,7 @@ void sched_tick_global(void)
 	for (struct task *t = task_list; t; t = t->next_task)
 		if (t->state == TASK_SLEEPING && t->wake_at && jiffies >= t->wake_at) {
 			t->state = TASK_RUNNABLE; /* at the end of the slice, or now if idle */
-			if (!t->on_cpu)
-				activate_task(t, select_task_rq(t), false);
+			wake_off_cpu(t, false);
 		}
 }
 
@@ -316,11 +418,11 @@ void fpu_reset_current(void)
 }
 
 /*
- * Take the big kernel lock to look for work after a halt: wait for it if
- * a task was queued for this CPU (need_resched, with a reschedule IPI);
- * after a mere tick, only if some CPU has tasks queued that this one
- * might pull, and only if the lock is free, so that idle CPUs never hold
- * up the ones that have work.
+ * Take the big kernel lock to look for work: wait for it if a task was
+ * queued for this CPU (need_resched, with a reschedule IPI); else (after
+ * a mere tick) only if some CPU has tasks queued that this one might
+ * pull, or an ended task waits to be freed, and only if the lock is free,
+ * so that idle CPUs never hold up the ones that have work.
  */
 static bool idle_lock_to_look(void)
 {
@@ -332,7 +434,22 @@ static bool idle_lock_to_look(void)
 		cli();
 		return true;
 	}
-	return (cpu_rq(me)->nr_queued || work_queued_elsewhere(me)) && try_lock_kernel();
+	return (cpu_rq(me)->nr_queued || work_queued_elsewhere(me) || dead_tasks_waiting()) &&
+	       try_lock_kernel();
+}
+
+/*
+ * A task that just ended on this CPU (the idle task runs after it) is
+ * freed before the CPU halts, if the lock is free: a pid namespace's init
+ * may be waiting for that. Else the next tick looks again
+ * (idle_lock_to_look).
+ */
+static void free_ended_tasks(void)
+{
+	if (dead_tasks_waiting() && try_lock_kernel()) {
+		release_dead_tasks();
+		unlock_kernel();
+	}
 }
 
 /*
@@ -344,8 +461,8 @@ void __noreturn cpu_idle(void)
 {
 	for (;;) {
 		cli();
-		schedule();
-		unlock_kernel();
+		schedule_idle();
+		free_ended_tasks();
 		do {
 			/* sti takes effect after the next instruction: no lost wake-up. */
 			__asm__ volatile("sti; hlt" ::: "memory");
@@ -378,6 +495,9 @@ static void migrate_if_needed(struct task *t)
 	if (t->cpus_allowed >> t->cpu & 1)
 		return;
 	if (t->on_rq) {
+		/* Queued by the switch away from it that another CPU is
+		 * making; no CPU picks it meanwhile (that takes the big lock). */
+		wait_until_off_cpu(t);
 		spin_lock_irqsave(&rq->lock, flags);
 		dequeue_task(rq, t);
 		spin_unlock_irqrestore(&rq->lock, flags);

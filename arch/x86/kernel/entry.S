@@ -248,9 +248,16 @@ switch_context:
 	ret
 
 	.text
+/* First run of a forked task: on to user mode (kernel/sched/core.c). */
+	.globl ret_from_fork
+ret_from_fork:
+	call	schedule_tail
+	jmp	trap_return
+
 /* First run of a task made by start_kernel_task: call rbx(r12). */
 	.globl kernel_thread_start
 kernel_thread_start:
+	call	schedule_tail_kernel
 	mov	%r12, %rdi
 	call	*%rbx
 	ud2

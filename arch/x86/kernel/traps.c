@@ -492,9 +492,28 @@ static bool paranoid_handled(struct trapframe *tf)
 	panic("Fatal machine check");
 }
 
+/*
+ * The kernel's load of a user's stale selector faulted (load_fsgs): on at
+ * the fixup, which loads the null one. That needs no lock, and must take
+ * none: the context switch loads the selectors without the big kernel
+ * lock, and a CPU holding the lock may be waiting for that switch to end
+ * (wake_off_cpu, kernel/sched/core.c).
+ */
+static bool segment_fault_fixed(struct trapframe *tf)
+{
+	uint64_t fixup;
+
+	if (trap_from_user(tf) || tf->vector >= IRQ_BASE || tf->vector == VEC_PAGE_FAULT ||
+	    !(fixup = segment_load_fixup(tf->rip)))
+		return false;
+	tf->rip = fixup;
+	return true;
+}
+
 void trap_handler(struct trapframe *tf)
 {
-	if (paranoid_handled(tf) || ipi_handled(tf) || idle_tick_handled(tf) || page_fault_unlocked(tf))
+	if (paranoid_handled(tf) || ipi_handled(tf) || idle_tick_handled(tf) || page_fault_unlocked(tf) ||
+	    segment_fault_fixed(tf))
 		return;
 	/* In from user mode, the idle halt or a wait for the lock: take it. */
 	bool took_lock = !kernel_locked();
@@ -508,8 +527,6 @@ void trap_handler(struct trapframe *tf)
 		page_fault(tf);
 	else if (trap_from_user(tf))
 		user_fault(tf, 0);
-	else if (segment_load_fixup(tf->rip))
-		tf->rip = segment_load_fixup(tf->rip); /* a user's stale selector */
 	else
 		kernel_oops(tf, read_cr2());
 
