@@ -114,6 +114,10 @@ static inline uint64_t rdtsc(void)
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
 
+/* A full barrier: no load below it is done before a store above it is
+ * seen by every CPU (the one reordering x86 allows). */
+static inline void smp_mb(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
 static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void sti(void) { __asm__ volatile("sti" ::: "memory"); }
 static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }

@@ -247,6 +247,9 @@ static void complete_signal(int sig, struct task *p, bool group)
 	struct signal_struct *s = p->signal;
 	struct task *t = NULL;
 
+	/* The signal is pending; only now look at the masks, which their
+	 * threads change without the big kernel lock (sys_rt_sigprocmask). */
+	smp_mb();
 	if (wants_signal(sig, p)) {
 		t = p;
 	} else if (group) {
@@ -813,6 +816,34 @@ long sys_rt_sigaction(int sig, const struct k_sigaction __user *act,
 	return 0;
 }
 
+/*
+ * After the caller's mask changed from old: signals sent to the process
+ * that it now blocks may be for another thread (Linux's
+ * retarget_shared_pending).
+ *
+ * sigprocmask runs without the big kernel lock (kernel/syscall.c), while
+ * a sender marks a signal pending and then reads the masks
+ * (complete_signal). Each does its write, a full barrier, then its read,
+ * so at least one sees the other's write: either the sender sees the new
+ * mask, or this thread sees the signal pending, here when it blocks it
+ * (and hands it on under the lock), or on its way back to user mode when
+ * it unblocks it (and takes it).
+ */
+static void retarget_shared_pending(uint64_t old)
+{
+	smp_mb();
+	uint64_t newly = current->blocked & ~old & current->signal->shared_pending.signal;
+
+	if (!newly)
+		return;
+	lock_kernel();
+	newly = current->blocked & ~old & current->signal->shared_pending.signal;
+	for (int sig = 1; newly && sig <= NSIG; sig++)
+		if (newly & sigmask(sig))
+			complete_signal(sig, current, true);
+	unlock_kernel();
+}
+
 long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *oset, size_t sigsetsize)
 {
 	uint64_t new, old = current->blocked;
@@ -835,12 +866,7 @@ long sys_rt_sigprocmask(int how, const uint64_t __user *set, uint64_t __user *os
 			return -EINVAL;
 		}
 		current->blocked = new & ~UNBLOCKABLE;
-		/* Signals this thread now blocks, sent to the process, may be
-		 * for another thread (Linux's retarget_shared_pending). */
-		uint64_t newly = current->blocked & ~old & current->signal->shared_pending.signal;
-		for (int sig = 1; newly && sig <= NSIG; sig++)
-			if (newly & sigmask(sig))
-				complete_signal(sig, current, true);
+		retarget_shared_pending(old);
 	}
 	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;

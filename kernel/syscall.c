@@ -93,10 +93,37 @@ static __attribute__((noinline)) long invoke_traced(uint32_t nr, const struct tr
 	return ret;
 }
 
+/*
+ * The calls that need no big kernel lock: they read or set only the
+ * calling thread's own state, which no other CPU changes, and where
+ * another CPU reads it, it is one aligned word. rt_sigprocmask's
+ * contract with the signal senders is written at it (kernel/signal.c).
+ * Their return to user mode takes the lock only if there is work.
+ */
+#define NR_ENUM(nr, name) NR_##name = nr,
+enum { SYSCALL_LIST(NR_ENUM) };
+static const bool runs_unlocked[NR_SYSCALLS] = {
+	[NR_getpid] = true,
+	[NR_gettid] = true,
+	[NR_set_tid_address] = true,
+	[NR_arch_prctl] = true,
+	[NR_rt_sigprocmask] = true,
+};
+
+static __attribute__((noinline)) void dispatch_unlocked(uint32_t nr, struct trapframe *tf)
+{
+	tf->rax = cmdline_strace ? invoke_traced(nr, tf) : invoke(nr, tf);
+	prepare_return_to_user_unlocked(tf);
+}
+
 void syscall_dispatch(struct trapframe *tf)
 {
 	uint32_t nr = (uint32_t)tf->rax;
 
+	if (nr < NR_SYSCALLS && runs_unlocked[nr]) {
+		dispatch_unlocked(nr, tf);
+		return;
+	}
 	lock_kernel(); /* dropped on the way out (entry.S) */
 	tf->rax = cmdline_strace ? invoke_traced(nr, tf) : invoke(nr, tf);
 	prepare_return_to_user(tf);
