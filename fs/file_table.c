@@ -97,6 +97,17 @@ void fput(struct file *file)
 	kfree(file);
 }
 
+bool fput_if_not_last(struct file *file)
+{
+	int count = file_count(file);
+
+	while (count > 1)
+		if (__atomic_compare_exchange_n(&file->f_count, &count, count - 1, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 bool file_mmap_anonymous(const struct file *file)
 {
 	return file->f_op && file->f_op->mmap_anonymous;

@@ -117,6 +117,9 @@ int file_count(const struct file *file);  /* its references */
 /* The path of an open file, for messages: written at the end of buf. */
 char *file_path(struct file *file, char *buf, size_t size);
 void fput(struct file *file);             /* drop a reference */
+/* Drop a reference that is not the last, needing no big kernel lock:
+ * true; false, with nothing done, if it is the last (then fput it). */
+bool fput_if_not_last(struct file *file);
 struct inode *file_inode(const struct file *file);
 /* The last component of the name the file was opened by ("" if none):
  * the new name after a rename, the old one after unlink. */

@@ -732,12 +732,34 @@ struct mm *mm_get(struct mm *mm)
 }
 
 /*
+ * The areas whose end needs no big kernel lock: a private one whose file
+ * some other reference keeps open, or one without a file (kmalloc has its
+ * lock). The rest (a shared area may be a System V segment's; a last
+ * reference releases its file) stay for free_areas.
+ */
+static void free_areas_unlocked(struct mm *mm)
+{
+	struct vma **pp = &mm->vmas;
+
+	while (*pp) {
+		struct vma *v = *pp;
+		if (!(v->flags & VM_SHARED) && (!v->vm_file || fput_if_not_last(v->vm_file))) {
+			*pp = v->next;
+			kfree(v);
+		} else {
+			pp = &v->next;
+		}
+	}
+}
+
+/*
  * Free the frames and page tables of an address space that has no user
- * left. Nothing here needs the big kernel lock: the tables are the dead
- * address space's alone (no task points to it any more), frame counts are
- * atomic and the page allocator has its own locks. So the big lock is let
- * go meanwhile, and the other CPUs enter the kernel while this one tears
- * down (each fork+execve+exit does it twice).
+ * left, and the areas that need no big kernel lock. Nothing here needs
+ * it: the tables are the dead address space's alone (no task points to it
+ * any more), frame and file counts are atomic and the page allocator has
+ * its own locks. So the big lock is let go meanwhile, and the other CPUs
+ * enter the kernel while this one tears down (each fork+execve+exit does
+ * it twice).
  */
 static void free_user_tables(struct mm *mm)
 {
@@ -758,6 +780,8 @@ static void free_user_tables(struct mm *mm)
 	}
 	free_page(mm->pml4);
 	pgtable_pages_add(-1);
+	free_areas_unlocked(mm);
+	ldt_free(mm);
 	reacquire_kernel_lock(locked);
 }
 
@@ -768,8 +792,7 @@ void mm_put(struct mm *mm)
 	if (!mm || --mm->users > 0)
 		return;
 	free_user_tables(mm);
-	free_areas(mm); /* files and kmalloc: under the big lock again */
-	ldt_free(mm);
+	free_areas(mm); /* the rest, under the big lock again */
 	kfree(mm);
 }
 

@@ -119,6 +119,14 @@ void fput(struct file *f)
 	CHECK_FILE(f->f_count > 0);
 	f->f_count--;
 }
+bool fput_if_not_last(struct file *f)
+{
+	CHECK_FILE(f->f_count > 0);
+	if (f->f_count == 1)
+		return false;
+	f->f_count--;
+	return true;
+}
 struct file *fget(int fd)
 {
 	return fd >= 0 && fd < NR_FAKE_FD && fake_fd[fd] ? get_file(fake_fd[fd]) : NULL;
