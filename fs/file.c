@@ -13,6 +13,7 @@
 #include "vfs.h"
 #include <mm.h>
 #include <sched.h>
+#include <smp_lock.h>
 
 static void files_init(struct files_struct *files)
 {
@@ -102,11 +103,10 @@ void filp_close(struct file *file)
 	fput(file);
 }
 
-void files_put(struct files_struct *files)
+/* Free the table; close_all: whatever descriptors it still has. */
+static void files_free(struct files_struct *files, bool close_all)
 {
-	if (!files || --files->count > 0)
-		return;
-	for (unsigned int fd = 0; fd < files->max_fds; fd++)
+	for (unsigned int fd = 0; close_all && fd < files->max_fds; fd++)
 		if (files->fd[fd])
 			filp_close(files->fd[fd]);
 	if (files->fd != files->fd_array) {
@@ -114,6 +114,45 @@ void files_put(struct files_struct *files)
 		kfree(files->close_on_exec);
 	}
 	kfree(files);
+}
+
+void files_put(struct files_struct *files)
+{
+	if (files && --files->count == 0)
+		files_free(files, true);
+}
+
+/*
+ * Close the descriptors whose close needs no big kernel lock: the file
+ * has no ->flush and another reference keeps it open (the commonest at
+ * exit: the terminal a shell shares with its children). Whether any is
+ * left for files_free.
+ */
+static bool close_files_unlocked(struct files_struct *files)
+{
+	bool left = false;
+
+	for (unsigned int fd = 0; fd < files->max_fds; fd++) {
+		struct file *f = files->fd[fd];
+		if (f && !(f->f_op && f->f_op->flush) && fput_if_not_last(f))
+			files->fd[fd] = NULL;
+		else if (f)
+			left = true;
+	}
+	return left;
+}
+
+/* The table is no task's any more (do_exit cleared its pointer, so no
+ * /proc reader finds it), and no other holder is left: the big lock is
+ * let go while the descriptors close. */
+void files_exit(struct files_struct *files)
+{
+	if (!files || --files->count > 0)
+		return;
+	bool locked = release_kernel_lock();
+	bool left = close_files_unlocked(files);
+	reacquire_kernel_lock(locked);
+	files_free(files, left);
 }
 
 bool fd_get_cloexec(struct files_struct *files, int fd)

@@ -173,7 +173,10 @@ void allow_write_access(struct file *file);
 struct files_struct *files_alloc(void); /* empty table, NULL if no memory */
 struct files_struct *files_dup(struct files_struct *files); /* fork; NULL if no memory */
 struct files_struct *files_get(struct files_struct *files); /* share it (CLONE_FILES) */
-void files_put(struct files_struct *files);                 /* exit */
+void files_put(struct files_struct *files);                 /* drop a reference */
+/* An exiting task's reference, the task already pointing elsewhere: a
+ * last one closes what it can without the big kernel lock. */
+void files_exit(struct files_struct *files);
 void files_close_on_exec(struct files_struct *files);       /* exec */
 /* Install file at the lowest free descriptor. fd or -EMFILE. Takes over the
  * reference on success; on -EMFILE the caller still holds it. */

@@ -217,9 +217,9 @@ void do_exit(int status)
 		memset(s->it_value, 0, sizeof(s->it_value));
 		exit_itimers(t); /* POSIX timers: kernel/time/posix-timers.c */
 	}
-	if (t->files)
-		files_put(t->files);
-	t->files = NULL;
+	struct files_struct *files = t->files;
+	t->files = NULL; /* before the put, which lets the big lock go */
+	files_exit(files);
 	if (t->fs)
 		fs_put(t->fs);
 	t->fs = NULL;

@@ -97,6 +97,8 @@ uint64_t mm_locked_pages(struct mm *mm, uint64_t start, uint64_t end) { (void)mm
 void mmap_read_lock(struct mm *mm) { (void)mm; }
 void mmap_read_unlock(struct mm *mm) { (void)mm; }
 bool kernel_locked(void) { return true; }
+bool release_kernel_lock(void) { return false; }
+void reacquire_kernel_lock(bool was_held) { (void)was_held; }
 struct percpu host_cpu; /* this_cpu_read: never in an NMI (in_nmi) */
 unsigned page_count(const void *page) { (void)page; return 1; }
 void walk_page_range(struct mm *mm, uint64_t start, uint64_t end,
