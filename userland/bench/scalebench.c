@@ -168,7 +168,7 @@ int main(int argc, char **argv)
 	printf("fork+execve+wait4 of %s: 1 worker %.0f/s, %d workers %.0f/s\n", prog,
 	       cycles / t1 * 1e6, cpus, cpus * cycles / tn * 1e6);
 	if (held0 >= 0 && heldn >= 0)
-		printf("big kernel lock held: %.0f%% of the time with 1 worker, %.0f%% with %d\n",
+		printf("big kernel lock held: %.1f%% of the time with 1 worker, %.1f%% with %d\n",
 		       100 * (held1 - held0) / (t1_all - t0), 100 * (heldn - held1) / (tn_all - t1_all), cpus);
 	printf("scaling fork+execve+wait4, %d workers / 1 worker: %.2f\n", cpus, cpus * cycles / tn * t1 / cycles);
 	return 0;
