@@ -20,6 +20,7 @@
 #pragma once
 #include <kernel.h>
 #include <fpu.h>
+#include <list.h>
 #include <signum.h>
 #include <trap.h>
 #include <percpu.h>
@@ -138,6 +139,9 @@ struct sighand_struct {
 struct signal_struct {
 	int count;              /* tasks pointing here (zombies included) */
 	int nr_threads;         /* threads that have not exited yet */
+	/* The tasks pointing here, in the order they were made (their
+	 * thread_node): for_each_thread. Under the big kernel lock. */
+	struct list_node threads;
 	struct sigpending shared_pending; /* kill(): for any thread that takes it */
 	unsigned flags;         /* SIGNAL_* */
 	int group_exit_code;    /* wait status of the whole group's end */
@@ -224,7 +228,10 @@ struct task {
 	 * of a process all have the leader's parent. */
 	struct task *parent;
 	int exit_signal;        /* told to the parent at exit: SIGCHLD, other, or -1 (a thread) */
-	struct task *next_task; /* list of all tasks, for wait and reparenting */
+	/* The list of all tasks, in the order they were made, under the big
+	 * kernel lock: next_task walks it, prev_task unlinks in one step. */
+	struct task *next_task, *prev_task;
+	struct list_node thread_node; /* on signal->threads */
 	struct task *next_dead; /* on the list of tasks to free */
 	char comm[TASK_COMM_LEN];
 	enum task_state state;
@@ -378,10 +385,17 @@ static inline bool same_thread_group(const struct task *a, const struct task *b)
 }
 /* No thread of leader's process is left but the leader itself. */
 bool thread_group_empty(struct task *leader);
-/* The threads of t's process, leader or not, that have not been released. */
-#define for_each_thread(p, t) \
-	for (struct task *t = first_task(); t; t = t->next_task) \
-		if (t->signal == (p)->signal && t->state != TASK_DEAD)
+/* The threads of p's process, leader or not, that have not been released. */
+static inline struct task *first_thread(const struct task *p)
+{
+	const struct list_node *head = &p->signal->threads;
+
+	return list_empty(head) ? NULL : list_entry(head->next, struct task, thread_node);
+}
+#define for_each_thread(p, t)                                                                  \
+	for (struct task *t = first_thread(p); t;                                              \
+	     t = list_next_entry_or_null(t, &(p)->signal->threads, thread_node))              \
+		if (t->state != TASK_DEAD)
 /* A new task: kernel stack, linked in; not yet runnable, no pid yet
  * (attach_task_pid). NULL if no memory. */
 struct task *alloc_task(void);

@@ -148,8 +148,10 @@ static struct signal_struct *copy_signal(uint64_t flags)
 	/* A new process: no pending signals, no timers (they are not
 	 * inherited), not stopped. */
 	sig = kzalloc(sizeof(*sig));
-	if (sig)
+	if (sig) {
 		sig->count = sig->nr_threads = 1;
+		list_init(&sig->threads);
+	}
 	return sig;
 }
 
@@ -275,6 +277,8 @@ static long kernel_clone(struct kernel_clone_args *args)
 		return -EAGAIN;
 	copy_task_state(child, parent, args);
 	child->signal = copy_signal(flags);
+	if (child->signal)
+		list_add_tail(&child->thread_node, &child->signal->threads);
 	child->sighand = copy_sighand(flags);
 	child->mm = flags & CLONE_VM ? mm_get(parent->mm) : mm_fork(parent->mm);
 	child->files = flags & CLONE_FILES ? files_get(parent->files) : files_dup(parent->files);

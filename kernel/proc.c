@@ -20,7 +20,7 @@
 #include <vm.h>
 #include <x86.h>
 
-struct task *task_list;
+struct task *task_list, *task_list_tail;
 static uint64_t next_serial = 1;
 int nr_tasks, max_tasks;
 static struct task *dead_tasks; /* self-reaped, waiting to be freed */
@@ -92,13 +92,16 @@ struct task *alloc_task(void)
 	fpu_clear(&t->fpu);
 	t->state = TASK_SLEEPING; /* not runnable until its creator says so */
 	t->cpus_allowed = ~0UL;   /* fork copies the parent's (sched_fork) */
+	list_init(&t->thread_node);
 	/* Append, so that the scheduler's round robin follows creation order.
 	 * Interrupts off: the tty's ^C walks this list from its interrupt. */
 	uint64_t irq = irq_save();
-	struct task **p = &task_list;
-	while (*p)
-		p = &(*p)->next_task;
-	*p = t;
+	t->prev_task = task_list_tail;
+	if (task_list_tail)
+		task_list_tail->next_task = t;
+	else
+		task_list = t;
+	task_list_tail = t;
 	irq_restore(irq);
 	return t;
 }
@@ -106,12 +109,8 @@ struct task *alloc_task(void)
 void free_task(struct task *t)
 {
 	uint64_t irq = irq_save();
-	for (struct task **p = &task_list; *p; p = &(*p)->next_task) {
-		if (*p == t) {
-			*p = t->next_task;
-			break;
-		}
-	}
+	*(t->prev_task ? &t->prev_task->next_task : &task_list) = t->next_task;
+	*(t->next_task ? &t->next_task->prev_task : &task_list_tail) = t->prev_task;
 	irq_restore(irq);
 	exit_signal_state(t);
 	io_bitmap_exit(t);
@@ -249,6 +248,8 @@ static int init_process(struct task *t)
 	if (!t->signal || !t->sighand)
 		return -ENOMEM; /* free_task frees what there is */
 	t->signal->count = t->signal->nr_threads = 1;
+	list_init(&t->signal->threads);
+	list_add_tail(&t->thread_node, &t->signal->threads);
 	t->sighand->count = 1;
 	t->tgid = t->pid;
 	t->group_leader = t;

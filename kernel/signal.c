@@ -127,6 +127,7 @@ static void flush_process_mask(struct task *p, uint64_t mask)
 
 void exit_signal_state(struct task *t)
 {
+	list_del(&t->thread_node);
 	flush_sigqueue_mask(&t->pending, ~0UL);
 	if (t->signal && --t->signal->count == 0) {
 		flush_sigqueue_mask(&t->signal->shared_pending, ~0UL);
