@@ -36,8 +36,24 @@ static inline void list_del(struct list_node *node)
 	list_init(node);
 }
 
+/* new, on no list, takes old's place on its list; old is on none after. */
+static inline void list_replace(struct list_node *old, struct list_node *new)
+{
+	new->next = old->next;
+	new->prev = old->prev;
+	new->next->prev = new;
+	new->prev->next = new;
+	list_init(old);
+}
+
 /* The structure of type holding node as its member. */
 #define list_entry(node, type, member) container_of(node, type, member)
+
+/* pos (a pointer to the holding type) over every member, in order; the
+ * loop must not remove pos. */
+#define list_for_each_entry(pos, head, member)                                   \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); &pos->member != (head); \
+	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
 /* The member after pos on the list headed by head, or NULL at its end. */
 #define list_next_entry_or_null(pos, head, member)                                          \

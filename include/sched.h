@@ -232,6 +232,10 @@ struct task {
 	 * kernel lock: next_task walks it, prev_task unlinks in one step. */
 	struct task *next_task, *prev_task;
 	struct list_node thread_node; /* on signal->threads */
+	/* The processes this thread made (their leaders, linked by sibling;
+	 * reparented ones at the end), for wait and reparenting. Under the
+	 * big kernel lock. */
+	struct list_node children, sibling;
 	struct task *next_dead; /* on the list of tasks to free */
 	char comm[TASK_COMM_LEN];
 	enum task_state state;

@@ -131,28 +131,48 @@ static struct task *find_new_reaper(struct task *t)
 	return ns->child_reaper;
 }
 
-/* Hand t's children to their new parent; they may need reaping or a
- * parent-death signal (Linux's forget_original_parent). */
+/* A thread of one of t's child processes gets reaper for parent; it may
+ * need reaping or a parent-death signal. */
+static void reparent_task(struct task *c, struct task *t, struct task *reaper)
+{
+	c->parent = reaper;
+	/* Its end is told with SIGCHLD from now on, whatever clone's exit
+	 * signal was: no one may slay init by exiting (Linux's
+	 * reparent_leader). */
+	if (thread_group_leader(c) && !same_thread_group(reaper, t))
+		c->exit_signal = SIGCHLD;
+	if (c->pdeath_signal && c->state != TASK_ZOMBIE)
+		group_send_sig(c->pdeath_signal, c);
+	/* A process that ended and waits to be reaped: the new parent
+	 * (another process) is told, and may not want it. */
+	if (thread_group_leader(c) && c->state == TASK_ZOMBIE && thread_group_empty(c) &&
+	    !same_thread_group(reaper, t) && do_notify_parent(c))
+		release_task_later(c);
+}
+
+/* Hand t's children to their new parent, at the end of its list (Linux's
+ * forget_original_parent). They are taken off t's list first: the new
+ * parent may be t itself (a pid namespace's init, whose death took the
+ * namespace's other processes first). */
 static void forget_original_parent(struct task *t)
 {
 	struct task *reaper = find_new_reaper(t);
+	struct list_node orphans;
 
-	for (struct task *c = first_task(); c; c = c->next_task) {
-		if (c->parent != t || c->state == TASK_DEAD)
-			continue;
-		c->parent = reaper;
-		/* Its end is told with SIGCHLD from now on, whatever clone's
-		 * exit signal was: no one may slay init by exiting (Linux's
-		 * reparent_leader). */
-		if (thread_group_leader(c) && !same_thread_group(reaper, t))
-			c->exit_signal = SIGCHLD;
-		if (c->pdeath_signal && c->state != TASK_ZOMBIE)
-			group_send_sig(c->pdeath_signal, c);
-		/* A process that ended and waits to be reaped: the new parent
-		 * (another process) is told, and may not want it. */
-		if (thread_group_leader(c) && c->state == TASK_ZOMBIE && thread_group_empty(c) &&
-		    !same_thread_group(reaper, t) && do_notify_parent(c))
-			release_task_later(c);
+	list_init(&orphans);
+	while (!list_empty(&t->children)) {
+		struct list_node *n = t->children.next;
+		list_del(n);
+		list_add_tail(n, &orphans);
+	}
+	while (!list_empty(&orphans)) {
+		struct task *leader = list_entry(orphans.next, struct task, sibling);
+
+		list_del(&leader->sibling);
+		list_add_tail(&leader->sibling, &reaper->children);
+		for_each_thread(leader, c)
+			if (c->parent == t)
+				reparent_task(c, t, reaper);
 	}
 }
 
@@ -309,6 +329,8 @@ int de_thread(struct task *me)
 			me->tgid = me->pid;
 			me->start_time = leader->start_time;
 			me->parent = leader->parent;
+			if (!list_empty(&leader->sibling)) /* on its parent's list */
+				list_replace(&leader->sibling, &me->sibling);
 			me->group_leader = me;
 			for (struct task *t = first_task(); t; t = t->next_task)
 				if (t->signal == s)
@@ -376,34 +398,52 @@ struct wait_result {
 	bool reap;
 };
 
+/* Child c and what wait may report of it: 0 (in *r), -EAGAIN if it is
+ * a child the wait names but with nothing to report, -ECHILD if the wait
+ * does not name it. */
+static int wait_report(struct task *c, pid_t pid, int options, struct wait_result *r)
+{
+	struct signal_struct *s = c->signal;
+
+	if (!wait_matches(c, pid, options))
+		return -ECHILD;
+	if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (options & WEXITED)) {
+		int st = group_exit_status(c);
+		*r = (struct wait_result){ c, st, (st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
+					   !(options & WNOWAIT) };
+		return 0;
+	}
+	if ((s->flags & SIGNAL_STOP_STOPPED) && s->wait_stop_report && (options & WUNTRACED)) {
+		if (!(options & WNOWAIT))
+			s->wait_stop_report = false;
+		*r = (struct wait_result){ c, W_STOPCODE(s->stop_signal), CLD_STOPPED, false };
+		return 0;
+	}
+	if (s->wait_cont_report && (options & WCONTINUED)) {
+		if (!(options & WNOWAIT))
+			s->wait_cont_report = false;
+		*r = (struct wait_result){ c, W_CONTINUED, CLD_CONTINUED, false };
+		return 0;
+	}
+	return -EAGAIN;
+}
+
 /* Look for a child with something to report. 0 found, -ECHILD if there
  * is no such child at all, -EAGAIN if there are children but no news. */
 static int wait_scan(pid_t pid, int options, struct wait_result *r)
 {
 	bool have_child = false;
+	struct task *c;
 
-	for (struct task *c = first_task(); c; c = c->next_task) {
-		if (!wait_matches(c, pid, options))
+	for_each_thread(current, parent) {
+		if ((options & __WNOTHREAD) && parent != current)
 			continue;
-		have_child = true;
-		struct signal_struct *s = c->signal;
-		if (c->state == TASK_ZOMBIE && thread_group_empty(c) && (options & WEXITED)) {
-			int st = group_exit_status(c);
-			*r = (struct wait_result){ c, st, (st & 0x7f) ? ((st & 0x80) ? CLD_DUMPED : CLD_KILLED) : CLD_EXITED,
-						   !(options & WNOWAIT) };
-			return 0;
-		}
-		if ((s->flags & SIGNAL_STOP_STOPPED) && s->wait_stop_report && (options & WUNTRACED)) {
-			if (!(options & WNOWAIT))
-				s->wait_stop_report = false;
-			*r = (struct wait_result){ c, W_STOPCODE(s->stop_signal), CLD_STOPPED, false };
-			return 0;
-		}
-		if (s->wait_cont_report && (options & WCONTINUED)) {
-			if (!(options & WNOWAIT))
-				s->wait_cont_report = false;
-			*r = (struct wait_result){ c, W_CONTINUED, CLD_CONTINUED, false };
-			return 0;
+		list_for_each_entry(c, &parent->children, sibling) {
+			int found = wait_report(c, pid, options, r);
+			if (found != -ECHILD)
+				have_child = true;
+			if (found == 0)
+				return 0;
 		}
 	}
 	return have_child ? -EAGAIN : -ECHILD;

@@ -279,6 +279,8 @@ static long kernel_clone(struct kernel_clone_args *args)
 	child->signal = copy_signal(flags);
 	if (child->signal)
 		list_add_tail(&child->thread_node, &child->signal->threads);
+	if (thread_group_leader(child) && child->parent)
+		list_add_tail(&child->sibling, &child->parent->children);
 	child->sighand = copy_sighand(flags);
 	child->mm = flags & CLONE_VM ? mm_get(parent->mm) : mm_fork(parent->mm);
 	child->files = flags & CLONE_FILES ? files_get(parent->files) : files_dup(parent->files);

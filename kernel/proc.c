@@ -93,6 +93,8 @@ struct task *alloc_task(void)
 	t->state = TASK_SLEEPING; /* not runnable until its creator says so */
 	t->cpus_allowed = ~0UL;   /* fork copies the parent's (sched_fork) */
 	list_init(&t->thread_node);
+	list_init(&t->children);
+	list_init(&t->sibling);
 	/* Append, so that the scheduler's round robin follows creation order.
 	 * Interrupts off: the tty's ^C walks this list from its interrupt. */
 	uint64_t irq = irq_save();
@@ -112,6 +114,7 @@ void free_task(struct task *t)
 	*(t->prev_task ? &t->prev_task->next_task : &task_list) = t->next_task;
 	*(t->next_task ? &t->next_task->prev_task : &task_list_tail) = t->prev_task;
 	irq_restore(irq);
+	list_del(&t->sibling);
 	exit_signal_state(t);
 	io_bitmap_exit(t);
 	put_cred(t->real_cred);
@@ -129,6 +132,7 @@ void free_task(struct task *t)
 void release_task_later(struct task *t)
 {
 	t->parent = NULL; /* no wait4 will see it */
+	list_del(&t->sibling);
 	t->state = TASK_DEAD;
 	t->next_dead = dead_tasks;
 	dead_tasks = t;
