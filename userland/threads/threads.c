@@ -411,6 +411,88 @@ static int t_wait(void)
 	return 0;
 }
 
+/*
+ * Which zombie wait(-1) reports first when threads made the children: a
+ * thread's own children in the order it made them, thread after thread,
+ * the main thread first; a thread's children passed, when it exits, to
+ * the end of another thread's list.
+ */
+static pid_t fork_quitter(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	return pid;
+}
+
+/* A pipe each way: a thread that read from the pipe it had just written
+ * to could take its own byte. */
+struct order_thread {
+	pid_t child;
+	int forked[2]; /* the thread to the main thread: B is made */
+	int go[2];     /* the main thread to the thread: exit now */
+};
+
+static void *fork_then_wait(void *arg)
+{
+	struct order_thread *o = arg;
+	char c;
+
+	o->child = fork_quitter();
+	write(o->forked[1], "f", 1);
+	read(o->go[0], &c, 1);
+	return NULL;
+}
+
+static void print_wait_order(pid_t a, pid_t b, pid_t c)
+{
+	usleep(100000); /* all three are zombies now */
+	printf("wait(-1) reports:");
+	for (int i = 0; i < 3; i++) {
+		pid_t p = wait(NULL);
+		printf(" %s", p == a ? "A" : p == b ? "B" : p == c ? "C" : "?");
+	}
+	printf("\n");
+}
+
+/* alive: the thread still runs when the main thread waits. */
+static void wait_order(int alive)
+{
+	struct order_thread o;
+	pthread_t th;
+	char c;
+
+	pipe(o.forked);
+	pipe(o.go);
+	pid_t a = fork_quitter();
+	pthread_create(&th, NULL, fork_then_wait, &o);
+	read(o.forked[0], &c, 1);
+	pid_t cc = fork_quitter();
+	if (!alive) {
+		write(o.go[1], "x", 1);
+		pthread_join(th, NULL);
+	}
+	printf("A by the main thread, B by a second one %s, then C by the main thread: ",
+	       alive ? "(still running)" : "(exited since)");
+	print_wait_order(a, o.child, cc);
+	if (alive) {
+		write(o.go[1], "x", 1);
+		pthread_join(th, NULL);
+	}
+	close(o.forked[0]);
+	close(o.forked[1]);
+	close(o.go[0]);
+	close(o.go[1]);
+}
+
+static int t_waitorder(void)
+{
+	wait_order(1);
+	wait_order(0);
+	return 0;
+}
+
 /* ---- exec ---- */
 
 static char *self_path;
@@ -622,6 +704,8 @@ int main(int argc, char *argv[])
 		return t_stop();
 	if (!strcmp(t, "wait"))
 		return t_wait();
+	if (!strcmp(t, "waitorder"))
+		return t_waitorder();
 	if (!strcmp(t, "exec"))
 		return t_exec();
 	if (!strcmp(t, "execd") && argc > 2)
