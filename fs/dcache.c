@@ -17,10 +17,54 @@
  * each lookup of a command in it used to compare them one by one.
  *
  * The tree, the lists and the hash table are guarded by the big kernel
- * lock (include/smp_lock.h), as are the reference counts.
+ * lock (include/smp_lock.h), and also by dcache_lock, for the one reader
+ * that runs without the big lock: the walk of a name the dcache holds
+ * whole (walk_cached, fs/namei.c). A change to the hash chains, a
+ * dentry's name, parent or inode, and the freeing of a dentry, write-hold
+ * dcache_lock; that walk read-holds it, so nothing it can reach changes
+ * or goes away under it. The reference counts are atomic: the walk takes
+ * one on the dentry it ends at.
+ *
+ * Lock order: the big kernel lock, then dcache_lock; nothing is taken
+ * inside it. A CPU without the big lock holds it with interrupts off (an
+ * interrupt handler takes the big lock, whose holder may wait for this).
  */
 #include "vfs.h"
 #include <mm.h>
+#include <rwlock.h>
+#include <smp.h>
+#include <x86.h>
+
+static DEFINE_RWLOCK(dcache_lock);
+
+/* Write-hold dcache_lock, interrupts off; the flags to give back. */
+static uint64_t dcache_write_lock(void)
+{
+	uint64_t flags = irq_save();
+
+	write_lock_relax(&dcache_lock, cpu_relax_answering_calls);
+	return flags;
+}
+
+static void dcache_write_unlock(uint64_t flags)
+{
+	write_unlock(&dcache_lock);
+	irq_restore(flags);
+}
+
+uint64_t dcache_read_lock(void)
+{
+	uint64_t flags = irq_save();
+
+	read_lock(&dcache_lock);
+	return flags;
+}
+
+void dcache_read_unlock(uint64_t flags)
+{
+	read_unlock(&dcache_lock);
+	irq_restore(flags);
+}
 
 /* A dentry named name[0..len) with one reference and no parent yet. */
 static struct dentry *__d_alloc(const char *name, size_t len)
@@ -65,18 +109,41 @@ struct dentry *d_make_root(struct inode *inode)
 struct dentry *dget(struct dentry *dentry)
 {
 	if (dentry)
-		dentry->d_count++;
+		__atomic_fetch_add(&dentry->d_count, 1, __ATOMIC_RELAXED);
 	return dentry;
 }
 
-/* Drop a reference. The last one frees the dentry, which then lets go of
- * its inode and its parent (iteratively: a deep chain must not recurse). */
+bool dget_unless_zero(struct dentry *dentry)
+{
+	int count = __atomic_load_n(&dentry->d_count, __ATOMIC_RELAXED);
+
+	while (count > 0)
+		if (__atomic_compare_exchange_n(&dentry->d_count, &count, count + 1, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/*
+ * Drop a reference. The last one frees the dentry, which then lets go of
+ * its inode and its parent (iteratively: a deep chain must not recurse).
+ * A dentry at its last reference is out of the hash table, and no task's
+ * root or working directory: only a walk_cached that found it before
+ * could still look at it, so the first free waits for the walks under
+ * way (it write-holds dcache_lock once) and needs no lock after.
+ */
 void dput(struct dentry *dentry)
 {
+	bool walks_done = false;
+
 	while (dentry) {
-		BUG_ON(dentry->d_count <= 0);
-		if (--dentry->d_count > 0)
+		BUG_ON(__atomic_load_n(&dentry->d_count, __ATOMIC_RELAXED) <= 0);
+		if (__atomic_sub_fetch(&dentry->d_count, 1, __ATOMIC_ACQ_REL) > 0)
 			return;
+		if (!walks_done) {
+			dcache_write_unlock(dcache_write_lock());
+			walks_done = true;
+		}
 		struct dentry *parent = dentry->d_parent;
 		iput(dentry->d_inode);
 		kfree(dentry->d_name);
@@ -164,16 +231,20 @@ static void unlink_child(struct dentry *d)
 
 void d_add(struct dentry *dentry, struct inode *inode)
 {
+	dget(dentry); /* the directory's reference */
+	uint64_t flags = dcache_write_lock();
 	dentry->d_inode = inode;
 	link_child(dentry);
-	dget(dentry); /* the directory's reference */
+	dcache_write_unlock(flags);
 }
 
 void d_delete(struct dentry *dentry)
 {
 	if (!(dentry->d_flags & DCACHE_LINKED))
 		return;
+	uint64_t flags = dcache_write_lock();
 	unlink_child(dentry);
+	dcache_write_unlock(flags);
 	dput(dentry);
 }
 
@@ -184,28 +255,36 @@ int d_move(struct dentry *dentry, struct dentry *new_parent, const char *name, s
 		return -ENOMEM;
 	memcpy(copy, name, len);
 	copy[len] = '\0';
+	struct dentry *old_parent = dentry->d_parent;
+	char *old_name = dentry->d_name;
+	uint64_t flags = dcache_write_lock();
 	unlink_child(dentry);
-	kfree(dentry->d_name);
 	dentry->d_name = copy;
 	dentry->d_namelen = len;
-	if (new_parent != dentry->d_parent) {
-		struct dentry *old = dentry->d_parent;
-		dentry->d_parent = dget(new_parent);
-		dput(old);
-	}
+	dentry->d_parent = new_parent != old_parent ? dget(new_parent) : old_parent;
 	link_child(dentry);
+	dcache_write_unlock(flags);
+	/* No walk sees the old name or parent once the lock is let go. */
+	kfree(old_name);
+	if (new_parent != old_parent)
+		dput(old_parent);
 	return 0;
 }
 
-struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len)
+struct dentry *__d_lookup(struct dentry *dir, const char *name, size_t len)
 {
 	unsigned int hash = d_hash_of(dir, name, len);
 
 	for (struct dentry *d = *d_bucket(hash); d; d = d->d_hash_next)
 		if (d->d_hash == hash && d->d_parent == dir && d->d_namelen == len &&
 		    memcmp(d->d_name, name, len) == 0)
-			return dget(d);
+			return d;
 	return NULL;
+}
+
+struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len)
+{
+	return dget(__d_lookup(dir, name, len));
 }
 
 bool is_subdir(struct dentry *d, struct dentry *anc)

@@ -23,6 +23,7 @@
 #include <cred.h>
 #include <mm.h>
 #include <sched.h>
+#include <smp_lock.h>
 #include <uaccess.h>
 
 enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
@@ -1142,13 +1143,113 @@ static struct file *open_tmpfile(struct dentry *dir, int flags, mode_t mode)
 	return file;
 }
 
-struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, int at_flags)
+/* ---- the walk without the big kernel lock -------------------------------- */
+
+/* May the walk go through directory d without asking its filesystem? */
+static bool may_search_cached(struct dentry *d)
+{
+	struct inode *dir = d->d_inode;
+
+	return S_ISDIR(dir->i_mode) && !(dir->i_op && dir->i_op->permission) &&
+	       generic_permission(dir, MAY_EXEC) == 0;
+}
+
+/* The dentry p names from d, component by component, or NULL where the
+ * ordinary walk would do anything but find a directory entry. */
+static struct dentry *walk_cached_components(struct dentry *d, const char *p)
+{
+	while (*p == '/')
+		p++;
+	if (!*p)
+		return NULL; /* "/": the ordinary walk knows its cases */
+	for (;;) {
+		const char *name = p;
+		size_t len;
+
+		if (!may_search_cached(d))
+			return NULL;
+		while (*p && *p != '/')
+			p++;
+		len = p - name;
+		if (len > NAME_MAX || component_type(name, len) != LAST_NORM)
+			return NULL;
+		d = __d_lookup(d, name, len);
+		if (!d || !d->d_inode || S_ISLNK(d->d_inode->i_mode) || d->d_mounts)
+			return NULL;
+		if (!*p)
+			return d;
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return NULL; /* a trailing slash */
+	}
+}
+
+/*
+ * Linux's RCU-walk, with dcache_lock read-held for RCU (fs/dcache.c): the
+ * walk of a name the dcache holds whole, without the big kernel lock, for
+ * an open. It follows directory entries through directories it may
+ * search, to one that is neither a symlink nor a mount point, and returns
+ * that dentry with a reference. Anything else (a name the dcache lacks,
+ * ".", "..", a symlink, a mount point, a filesystem's own permission
+ * check, a refusal) and it gives up, NULL: the caller walks again the
+ * ordinary way, under the big lock, which finds the answer and the errno.
+ * So it answers only what the ordinary walk would.
+ */
+static struct dentry *walk_cached(int dfd, const char *path)
+{
+	size_t len = strnlen(path, PATH_MAX);
+	struct dentry *d;
+	uint64_t flags;
+
+	if (len == 0 || len >= PATH_MAX || (path[0] != '/' && dfd != AT_FDCWD))
+		return NULL;
+	flags = dcache_read_lock();
+	d = walk_cached_components(path[0] == '/' ? current_root() : current_pwd(), path);
+	if (d && !dget_unless_zero(d))
+		d = NULL;
+	dcache_read_unlock(flags);
+	return d;
+}
+
+/* An open that walk_cached may resolve: a plain name, no file made. */
+static bool open_walks_cached(int flags, int at_flags)
+{
+	return !(flags & (O_CREAT | __O_TMPFILE | O_PATH)) && !(at_flags & AT_EMPTY_PATH);
+}
+
+/* The walk of path for an open, and its last component: 0 and *result,
+ * or -errno. *must_be_dir: the name ended in a slash. */
+static int open_walk(int dfd, const char *path, int flags, mode_t mode, int at_flags,
+		     struct dentry **result, bool *created, bool *must_be_dir)
 {
 	struct nameidata nd;
+	int err;
+
+	if (open_walks_cached(flags, at_flags)) {
+		bool locked = release_kernel_lock();
+		*result = walk_cached(dfd, path);
+		reacquire_kernel_lock(locked);
+		if (*result)
+			return 0;
+	}
+	err = nd_init(&nd, dfd, path, (at_flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0);
+	if (err)
+		return err;
+	err = link_path_walk(&nd);
+	if (!err)
+		err = open_last(&nd, flags, mode, result, created);
+	*must_be_dir = nd.trailing_slash;
+	nd_free(&nd);
+	return err;
+}
+
+struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, int at_flags)
+{
 	struct dentry *d = NULL;
 	struct inode *inode;
 	struct file *file;
-	bool created = false, must_be_dir;
+	bool created = false, must_be_dir = false;
 	int err;
 
 	/* O_TMPFILE: with O_DIRECTORY (its value has it), without O_CREAT,
@@ -1162,16 +1263,10 @@ struct file *do_filp_open_at(int dfd, const char *path, int flags, mode_t mode, 
 	 * too for one reached through an empty name. */
 	if (at_flags & AT_SYMLINK_NOFOLLOW)
 		flags |= O_NOFOLLOW;
-	err = nd_init(&nd, dfd, path, (at_flags & AT_EMPTY_PATH) ? LOOKUP_EMPTY : 0);
+	err = open_walk(dfd, path, flags, mode, at_flags, &d, &created, &must_be_dir);
 	if (err)
 		return ERR_PTR(err);
-	err = link_path_walk(&nd);
-	if (!err)
-		err = open_last(&nd, flags, mode, &d, &created);
-	must_be_dir = (flags & O_DIRECTORY) || nd.trailing_slash;
-	nd_free(&nd);
-	if (err)
-		return ERR_PTR(err);
+	must_be_dir |= (flags & O_DIRECTORY) != 0;
 
 	if (flags & __O_TMPFILE) {
 		file = open_tmpfile(d, flags, mode);

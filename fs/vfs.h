@@ -332,6 +332,15 @@ struct dentry *dget(struct dentry *dentry);
 void dput(struct dentry *dentry);
 /* The child of dir called name, with a reference, or NULL. */
 struct dentry *d_lookup(struct dentry *dir, const char *name, size_t len);
+/* The same without a reference: the caller holds the big kernel lock, or
+ * read-holds dcache_lock (dcache_read_lock, which turns interrupts off and
+ * returns the flags for dcache_read_unlock). */
+struct dentry *__d_lookup(struct dentry *dir, const char *name, size_t len);
+uint64_t dcache_read_lock(void);
+void dcache_read_unlock(uint64_t flags);
+/* Take a reference unless the last one is gone (the dentry is being
+ * freed): for a walk that holds none. */
+bool dget_unless_zero(struct dentry *dentry);
 static inline bool d_unlinked(const struct dentry *d)
 {
 	if (d->d_flags & DCACHE_DETACHED)

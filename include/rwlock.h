@@ -21,6 +21,9 @@ typedef struct rwlock {
 #endif
 } rwlock_t;
 
+/* A lock defined alone is a class of its own: its address is the key. */
+#define DEFINE_RWLOCK(n) rwlock_t n = { .state = 0, LOCKDEP_MAP_INIT(&n) .name = #n }
+
 static inline void rwlock_init_key(rwlock_t *l, const char *name, struct lock_class_key *key)
 {
 	l->state = 0;

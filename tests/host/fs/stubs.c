@@ -98,6 +98,7 @@ void mmap_read_lock(struct mm *mm) { (void)mm; }
 void mmap_read_unlock(struct mm *mm) { (void)mm; }
 bool kernel_locked(void) { return true; }
 bool release_kernel_lock(void) { return false; }
+void cpu_relax_answering_calls(void) {}
 void reacquire_kernel_lock(bool was_held) { (void)was_held; }
 struct percpu host_cpu; /* this_cpu_read: never in an NMI (in_nmi) */
 unsigned page_count(const void *page) { (void)page; return 1; }
