@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cpus.h"
+#include "exectest.h"
 
 #define DIR "/tmp/smp_dcache"
 #define OPENS 20000
@@ -27,21 +28,6 @@
 #define PROG "/usr/lib/exec-tests/true"
 
 static atomic_int done;
-
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-	char buf[4096];
-	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, mode);
-	ssize_t n;
-
-	if (in < 0 || out < 0)
-		return -1;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			return -1;
-	close(in);
-	return close(out);
-}
 
 /* Make the file anew under another name and put it in place at once. */
 static void replace_file(void)
@@ -122,10 +108,7 @@ int main(void)
 	mkdir(DIR "/a", 0755);
 	mkdir(DIR "/a/b", 0755);
 	replace_file();
-	if (copy_file(PROG, DIR "/a/b/prog", 0755) < 0) {
-		perror("smp_dcache: copying " PROG);
-		return 1;
-	}
+	copy_file(PROG, DIR "/a/b/prog", 0755);
 	pin_to(1);
 	pthread_create(&t, NULL, renamer, NULL);
 	int opens_wrong = open_many(), execs_wrong = exec_many();
