@@ -332,9 +332,8 @@ int de_thread(struct task *me)
 			if (!list_empty(&leader->sibling)) /* on its parent's list */
 				list_replace(&leader->sibling, &me->sibling);
 			me->group_leader = me;
-			for (struct task *t = first_task(); t; t = t->next_task)
-				if (t->signal == s)
-					t->group_leader = me;
+			for_each_thread(me, t)
+				t->group_leader = me;
 			s->utime += leader->utime;
 			s->stime += leader->stime;
 			s->min_flt += leader->min_flt;

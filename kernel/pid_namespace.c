@@ -81,15 +81,16 @@ void pid_ns_number_freed(struct pid_namespace *ns)
  * SIGCHLD was ignored). */
 static void reap_zombie_children(void)
 {
-	struct task *c = first_task();
+	for_each_thread(current, parent) {
+		struct list_node *n = parent->children.next;
 
-	while (c) {
-		struct task *next = c->next_task;
+		while (n != &parent->children) {
+			struct task *c = list_entry(n, struct task, sibling);
 
-		if (c->parent && same_thread_group(c->parent, current) && thread_group_leader(c) &&
-		    c->state == TASK_ZOMBIE && thread_group_empty(c))
-			free_task(c);
-		c = next;
+			n = n->next; /* free_task takes c off the list */
+			if (c->state == TASK_ZOMBIE && thread_group_empty(c))
+				free_task(c);
+		}
 	}
 }
 
